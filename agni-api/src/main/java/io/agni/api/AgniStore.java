@@ -1,0 +1,532 @@
+package io.agni.api;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.util.List;
+
+/**
+ * A key-value store of byte strings with per-entry expiry: the one interface agni's users code against,
+ * implemented in-process ({@code io.agni.store.OffHeapStore}) and, later, over the network.
+ *
+ * <h2>Data</h2>
+ * Keys and values are byte strings: any bytes, binary-safe. A value may be empty; a key may be empty too, as in
+ * Redis. Lengths are limited by the implementation (by default 512 MiB, as Redis); a longer key or value is refused
+ * with {@link EntryTooLargeException} before any memory is reserved.
+ *
+ * <h2>Arguments</h2>
+ * No argument may be {@code null} unless its javadoc says so; a {@code null} gets a {@link NullPointerException}.
+ * Every method has a {@code byte[]} form and, for the single-key operations, a zero-copy form that takes the key and
+ * value as {@code (DirectBuffer, offset, length)} and copies a result into a caller's {@link MutableDirectBuffer}.
+ * The store never keeps a reference to a caller's array or buffer after a call returns, and the {@code byte[]}
+ * results belong to the caller. A destination buffer must have room for the value from its offset on, or be
+ * expandable (e.g. {@link org.agrona.ExpandableArrayBuffer}); otherwise an {@link IndexOutOfBoundsException} is
+ * thrown and the bytes of the destination past its offset are unspecified. On the zero-copy path, reads and
+ * writes allocate nothing on the Java heap in steady state.
+ *
+ * <h2>Time and expiry</h2>
+ * Expiry times are absolute, in milliseconds since the epoch, read from the store's clock. An entry whose expiry
+ * time is at or before the clock's now is invisible to every operation from that instant, whether or not its memory
+ * has been reclaimed yet.
+ *
+ * <h2>Threads and atomicity</h2>
+ * Every method may be called from any thread. Every operation on a single key is atomic and linearizable: the
+ * read-modify-write operations ({@code getAndSet}, {@code incrementBy}, {@code append}, ...) happen as one step,
+ * never as a read followed by a write. {@link #setAll} is atomic with respect to readers of its keys, and
+ * {@link #getAll} reads its keys at one instant. {@link #size()}, {@link #stats()} and {@link #clear()} are not
+ * atomic with respect to concurrent writes.
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #close()} waits for operations in flight, releases all memory, and makes every later call throw
+ * {@link StoreClosedException}.
+ */
+public interface AgniStore extends AutoCloseable
+{
+    /**
+     * Returned by the zero-copy reads when the key is absent or expired.
+     */
+    int NOT_FOUND = -1;
+
+    /**
+     * Returned by {@link #ttlMillis} and {@link #expireTimeMillis} when the key is absent or expired (Redis: -2).
+     */
+    long TTL_KEY_ABSENT = -2;
+
+    /**
+     * Returned by {@link #ttlMillis} and {@link #expireTimeMillis} when the key has no expiry time (Redis: -1).
+     */
+    long TTL_NO_EXPIRY = -1;
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Reads
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * The value of a key.
+     *
+     * @param key the key.
+     * @return a copy of the value, or {@code null} if the key is absent or expired.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    byte[] get(byte[] key);
+
+    /**
+     * Copies the value of a key into a caller's buffer, allocating nothing.
+     *
+     * @param key         the buffer holding the key.
+     * @param keyOffset   where the key starts in {@code key}.
+     * @param keyLength   the key's length in bytes.
+     * @param dst         the buffer the value is copied into, from {@code dstOffset} on.
+     * @param dstOffset   where the value goes in {@code dst}.
+     * @return the value's length in bytes, or {@link #NOT_FOUND} if the key is absent or expired.
+     * @throws EntryTooLargeException    if the key is longer than the limit.
+     * @throws IndexOutOfBoundsException if {@code dst} cannot hold the value and cannot grow.
+     * @throws StoreClosedException      if the store is closed.
+     */
+    int get(DirectBuffer key, int keyOffset, int keyLength, MutableDirectBuffer dst, int dstOffset);
+
+    /**
+     * Whether a key is present and not expired.
+     *
+     * @param key the key.
+     * @return {@code true} if present.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean exists(byte[] key);
+
+    /**
+     * Whether a key is present and not expired.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @return {@code true} if present.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean exists(DirectBuffer key, int keyOffset, int keyLength);
+
+    /**
+     * The values of several keys, read at one instant (Redis's {@code MGET}).
+     *
+     * @param keys the keys; duplicates allowed.
+     * @return a new list with one element per key, in order: a copy of the value or {@code null}.
+     * @throws EntryTooLargeException if a key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    List<byte[]> getAll(List<byte[]> keys);
+
+    /**
+     * The remaining time to live of a key in milliseconds.
+     *
+     * @param key the key.
+     * @return milliseconds left (at least {@code 0}), {@link #TTL_NO_EXPIRY} or {@link #TTL_KEY_ABSENT}.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    long ttlMillis(byte[] key);
+
+    /**
+     * The remaining time to live of a key in milliseconds.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @return milliseconds left (at least {@code 0}), {@link #TTL_NO_EXPIRY} or {@link #TTL_KEY_ABSENT}.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    long ttlMillis(DirectBuffer key, int keyOffset, int keyLength);
+
+    /**
+     * The absolute expiry time of a key (Redis's {@code PEXPIRETIME}).
+     *
+     * @param key the key.
+     * @return milliseconds since the epoch, {@link #TTL_NO_EXPIRY} or {@link #TTL_KEY_ABSENT}.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    long expireTimeMillis(byte[] key);
+
+    /**
+     * The absolute expiry time of a key (Redis's {@code PEXPIRETIME}).
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @return milliseconds since the epoch, {@link #TTL_NO_EXPIRY} or {@link #TTL_KEY_ABSENT}.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    long expireTimeMillis(DirectBuffer key, int keyOffset, int keyLength);
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Writes
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Sets a key to a value with no expiry time (Redis's plain {@code SET}).
+     *
+     * @param key   the key.
+     * @param value the value, possibly empty.
+     * @throws EntryTooLargeException     if the key or value is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    void set(byte[] key, byte[] value);
+
+    /**
+     * Sets a key to a value with no expiry time, allocating nothing.
+     *
+     * @param key         the buffer holding the key.
+     * @param keyOffset   where the key starts.
+     * @param keyLength   the key's length in bytes.
+     * @param value       the buffer holding the value.
+     * @param valueOffset where the value starts.
+     * @param valueLength the value's length in bytes, possibly {@code 0}.
+     * @throws EntryTooLargeException     if the key or value is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    void set(DirectBuffer key, int keyOffset, int keyLength, DirectBuffer value, int valueOffset, int valueLength);
+
+    /**
+     * Sets a key to a value if a condition holds, and sets, keeps or clears its expiry time, as one step
+     * (Redis's {@code SET} with {@code NX}/{@code XX} and {@code EX}/{@code PX}/{@code EXAT}/{@code PXAT}/{@code KEEPTTL}).
+     *
+     * @param key            the key.
+     * @param value          the value.
+     * @param condition      when to write.
+     * @param expiryMode     what happens to the expiry time.
+     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @return {@code true} if the value was written, {@code false} if the condition did not hold.
+     * @throws EntryTooLargeException     if the key or value is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    boolean set(byte[] key, byte[] value, SetCondition condition, ExpiryMode expiryMode, long expireAtMillis);
+
+    /**
+     * The zero-copy form of {@link #set(byte[], byte[], SetCondition, ExpiryMode, long)}.
+     *
+     * @param key            the buffer holding the key.
+     * @param keyOffset      where the key starts.
+     * @param keyLength      the key's length in bytes.
+     * @param value          the buffer holding the value.
+     * @param valueOffset    where the value starts.
+     * @param valueLength    the value's length in bytes.
+     * @param condition      when to write.
+     * @param expiryMode     what happens to the expiry time.
+     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @return {@code true} if the value was written, {@code false} if the condition did not hold.
+     * @throws EntryTooLargeException     if the key or value is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    boolean set(
+        DirectBuffer key, int keyOffset, int keyLength,
+        DirectBuffer value, int valueOffset, int valueLength,
+        SetCondition condition, ExpiryMode expiryMode, long expireAtMillis);
+
+    /**
+     * A conditional set that also returns the value it replaced, as one step (Redis's {@code SET ... GET} and
+     * {@code GETSET}). Whether it wrote follows from the result: {@link SetCondition#ALWAYS} always writes,
+     * {@link SetCondition#IF_ABSENT} wrote if the result is {@code null}, {@link SetCondition#IF_PRESENT} wrote if
+     * it is not.
+     *
+     * @param key            the key.
+     * @param value          the new value.
+     * @param condition      when to write.
+     * @param expiryMode     what happens to the expiry time.
+     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @return a copy of the previous value, or {@code null} if the key was absent or expired.
+     * @throws EntryTooLargeException     if the key or value is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    byte[] getAndSet(byte[] key, byte[] value, SetCondition condition, ExpiryMode expiryMode, long expireAtMillis);
+
+    /**
+     * The zero-copy form of {@link #getAndSet(byte[], byte[], SetCondition, ExpiryMode, long)}.
+     *
+     * @param key            the buffer holding the key.
+     * @param keyOffset      where the key starts.
+     * @param keyLength      the key's length in bytes.
+     * @param value          the buffer holding the new value.
+     * @param valueOffset    where the value starts.
+     * @param valueLength    the value's length in bytes.
+     * @param condition      when to write.
+     * @param expiryMode     what happens to the expiry time.
+     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param previous       the buffer the previous value is copied into.
+     * @param previousOffset where the previous value goes.
+     * @return the previous value's length, or {@link #NOT_FOUND} if the key was absent or expired.
+     * @throws EntryTooLargeException     if the key or value is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws IndexOutOfBoundsException  if {@code previous} cannot hold the previous value and cannot grow.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    int getAndSet(
+        DirectBuffer key, int keyOffset, int keyLength,
+        DirectBuffer value, int valueOffset, int valueLength,
+        SetCondition condition, ExpiryMode expiryMode, long expireAtMillis,
+        MutableDirectBuffer previous, int previousOffset);
+
+    /**
+     * Sets several keys as one step (Redis's {@code MSET} and, with {@link SetCondition#IF_ABSENT}, {@code MSETNX}).
+     * A reader of any of the keys sees either none or all of the new values. The entries have no expiry time.
+     * With a repeated key the last value wins.
+     *
+     * @param keys      the keys.
+     * @param values    the values, one per key.
+     * @param condition {@link SetCondition#ALWAYS}; {@link SetCondition#IF_ABSENT} to write only if no key is
+     *                  present; {@link SetCondition#IF_PRESENT} to write only if every key is present.
+     * @return {@code true} if the values were written.
+     * @throws IllegalArgumentException   if the lists differ in size.
+     * @throws EntryTooLargeException     if a key or value is longer than its limit; nothing changed.
+     * @throws CapacityExceededException  if the entries do not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    boolean setAll(List<byte[]> keys, List<byte[]> values, SetCondition condition);
+
+    /**
+     * Removes a key.
+     *
+     * @param key the key.
+     * @return {@code true} if a live entry was removed.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean delete(byte[] key);
+
+    /**
+     * Removes a key.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @return {@code true} if a live entry was removed.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean delete(DirectBuffer key, int keyOffset, int keyLength);
+
+    /**
+     * Removes a key and returns its value, as one step (Redis's {@code GETDEL}).
+     *
+     * @param key the key.
+     * @return a copy of the removed value, or {@code null} if the key was absent or expired.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    byte[] getAndDelete(byte[] key);
+
+    /**
+     * The zero-copy form of {@link #getAndDelete(byte[])}.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @param dst       the buffer the removed value is copied into.
+     * @param dstOffset where the value goes.
+     * @return the removed value's length, or {@link #NOT_FOUND}.
+     * @throws EntryTooLargeException    if the key is longer than the limit.
+     * @throws IndexOutOfBoundsException if {@code dst} cannot hold the value and cannot grow; the key is then kept.
+     * @throws StoreClosedException      if the store is closed.
+     */
+    int getAndDelete(DirectBuffer key, int keyOffset, int keyLength, MutableDirectBuffer dst, int dstOffset);
+
+    /**
+     * Returns a key's value and changes its expiry time, as one step (Redis's {@code GETEX}).
+     *
+     * @param key            the key.
+     * @param expiryMode     {@link ExpiryMode#KEEP} to leave the expiry time alone, {@link ExpiryMode#CLEAR} to
+     *                       remove it ({@code PERSIST}), {@link ExpiryMode#AT} to set it.
+     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @return a copy of the value, or {@code null} if the key is absent or expired.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    byte[] getAndExpire(byte[] key, ExpiryMode expiryMode, long expireAtMillis);
+
+    /**
+     * The zero-copy form of {@link #getAndExpire(byte[], ExpiryMode, long)}.
+     *
+     * @param key            the buffer holding the key.
+     * @param keyOffset      where the key starts.
+     * @param keyLength      the key's length in bytes.
+     * @param expiryMode     what happens to the expiry time.
+     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param dst            the buffer the value is copied into.
+     * @param dstOffset      where the value goes.
+     * @return the value's length, or {@link #NOT_FOUND}.
+     * @throws EntryTooLargeException    if the key is longer than the limit.
+     * @throws IndexOutOfBoundsException if {@code dst} cannot hold the value and cannot grow.
+     * @throws StoreClosedException      if the store is closed.
+     */
+    int getAndExpire(
+        DirectBuffer key, int keyOffset, int keyLength,
+        ExpiryMode expiryMode, long expireAtMillis,
+        MutableDirectBuffer dst, int dstOffset);
+
+    /**
+     * Adds a signed delta to a value holding a decimal 64-bit integer, as one step (Redis's {@code INCRBY}). An
+     * absent key counts as {@code 0}. The expiry time is kept.
+     *
+     * @param key   the key.
+     * @param delta the amount to add, possibly negative.
+     * @return the new value.
+     * @throws NotAnIntegerException      if the value is not a canonical decimal 64-bit integer; nothing changed.
+     * @throws IntegerOverflowException   if the sum leaves the 64-bit range; nothing changed.
+     * @throws EntryTooLargeException     if the key is longer than the limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    long incrementBy(byte[] key, long delta);
+
+    /**
+     * The zero-copy form of {@link #incrementBy(byte[], long)}.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @param delta     the amount to add, possibly negative.
+     * @return the new value.
+     * @throws NotAnIntegerException      if the value is not a canonical decimal 64-bit integer; nothing changed.
+     * @throws IntegerOverflowException   if the sum leaves the 64-bit range; nothing changed.
+     * @throws EntryTooLargeException     if the key is longer than the limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    long incrementBy(DirectBuffer key, int keyOffset, int keyLength, long delta);
+
+    /**
+     * Appends bytes to a value, as one step (Redis's {@code APPEND}); an absent key starts empty. The expiry time is
+     * kept.
+     *
+     * @param key   the key.
+     * @param value the bytes to append.
+     * @return the value's length after the append.
+     * @throws EntryTooLargeException     if the key, or the value after the append, is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    long append(byte[] key, byte[] value);
+
+    /**
+     * The zero-copy form of {@link #append(byte[], byte[])}.
+     *
+     * @param key         the buffer holding the key.
+     * @param keyOffset   where the key starts.
+     * @param keyLength   the key's length in bytes.
+     * @param value       the buffer holding the bytes to append.
+     * @param valueOffset where they start.
+     * @param valueLength how many.
+     * @return the value's length after the append.
+     * @throws EntryTooLargeException     if the key, or the value after the append, is longer than its limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    long append(DirectBuffer key, int keyOffset, int keyLength, DirectBuffer value, int valueOffset, int valueLength);
+
+    /**
+     * Sets a key's absolute expiry time if a condition holds (Redis's {@code PEXPIREAT} with its options). A time
+     * at or before now removes the key, as in Redis.
+     *
+     * @param key            the key.
+     * @param expireAtMillis the absolute expiry time in milliseconds since the epoch.
+     * @param condition      when to change it.
+     * @return {@code true} if the key exists and its expiry time was set (or the key removed for a past time).
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean expire(byte[] key, long expireAtMillis, ExpireCondition condition);
+
+    /**
+     * The zero-copy form of {@link #expire(byte[], long, ExpireCondition)}.
+     *
+     * @param key            the buffer holding the key.
+     * @param keyOffset      where the key starts.
+     * @param keyLength      the key's length in bytes.
+     * @param expireAtMillis the absolute expiry time in milliseconds since the epoch.
+     * @param condition      when to change it.
+     * @return {@code true} if the key exists and its expiry time was set (or the key removed for a past time).
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean expire(DirectBuffer key, int keyOffset, int keyLength, long expireAtMillis, ExpireCondition condition);
+
+    /**
+     * Removes a key's expiry time (Redis's {@code PERSIST}).
+     *
+     * @param key the key.
+     * @return {@code true} if the key exists and had an expiry time.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean persist(byte[] key);
+
+    /**
+     * Removes a key's expiry time (Redis's {@code PERSIST}).
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @return {@code true} if the key exists and had an expiry time.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    boolean persist(DirectBuffer key, int keyOffset, int keyLength);
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Whole store
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * One step of a cursor scan over all keys (Redis's {@code SCAN}). Start with cursor {@code 0} and call again with
+     * the returned cursor until it is {@code 0}. Every key present for the whole scan is returned at least once,
+     * even while the store grows; a key may be returned more than once; keys added or removed during the scan may
+     * or may not be returned.
+     *
+     * @param cursor  {@code 0} to start, else the cursor a previous step returned.
+     * @param pattern a glob pattern in Redis's syntax ({@code * ? [abc] [^a] [a-z] \x}) the keys must match, or
+     *                {@code null} for all keys.
+     * @param count   how much work to do in this step, roughly the number of keys to look at; at least 1.
+     * @return the keys found and the next cursor.
+     * @throws IllegalArgumentException if {@code count} is less than 1.
+     * @throws StoreClosedException     if the store is closed.
+     */
+    ScanResult scan(long cursor, byte[] pattern, int count);
+
+    /**
+     * The number of entries held, including expired entries not reclaimed yet (as Redis's {@code DBSIZE}).
+     *
+     * @return the number of entries.
+     * @throws StoreClosedException if the store is closed.
+     */
+    long size();
+
+    /**
+     * Removes every entry (Redis's {@code FLUSHALL}). Not atomic: a concurrent write may survive it.
+     *
+     * @throws StoreClosedException if the store is closed.
+     */
+    void clear();
+
+    /**
+     * A snapshot of the store's counters and memory.
+     *
+     * @return the statistics.
+     * @throws StoreClosedException if the store is closed.
+     */
+    StoreStats stats();
+
+    /**
+     * Closes the store: waits for operations in flight, frees all its memory, and makes every later call throw
+     * {@link StoreClosedException}. Idempotent; safe to call from any thread, also while other threads use the store.
+     */
+    @Override
+    void close();
+}

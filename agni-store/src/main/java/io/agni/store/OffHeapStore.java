@@ -1,0 +1,1117 @@
+package io.agni.store;
+
+import io.agni.api.AgniStore;
+import io.agni.api.CapacityExceededException;
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.ScanResult;
+import io.agni.api.SetCondition;
+import io.agni.api.StoreClosedException;
+import io.agni.api.StoreStats;
+import io.agni.store.arena.EntryLayout;
+import io.agni.store.hash.KeyHash;
+import io.agni.store.memory.MemoryBudget;
+import io.agni.store.memory.OffHeapMemory;
+import io.agni.store.shard.Limits;
+import io.agni.store.shard.Shard;
+import io.agni.store.shard.ThreadContext;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The in-process {@link AgniStore}: entries live off-heap in Agrona buffers, split over a power-of-two number of
+ * shards, each an index table and an entry arena behind one {@link java.util.concurrent.locks.StampedLock}.
+ * Open one with {@link #open()} or {@link #builder()}; close it when done. See docs/architecture.md for the storage
+ * and locking protocol of every operation.
+ *
+ * <h2>Threads</h2>
+ * Every method may be called from any thread. Reads are optimistic and take no lock unless they race with a writer
+ * of the same shard. A store with one shard is one lock around one map: the baseline the sharded store is measured
+ * against.
+ *
+ * <h2>Memory</h2>
+ * Nothing is sized up front: index tables double and segments are added as entries arrive, within the memory
+ * budget. {@link #stats()} reports the bytes held and the bytes of live entries.
+ */
+public final class OffHeapStore implements AgniStore
+{
+    /**
+     * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
+     */
+    public static final String REQUIRED_JVM_FLAG = "--add-opens java.base/jdk.internal.misc=ALL-UNNAMED";
+
+    private static final Logger LOG = LoggerFactory.getLogger(OffHeapStore.class);
+    private static final AtomicInteger STORE_IDS = new AtomicInteger();
+    private static final int SWEEP_SLOTS_PER_STEP = 256;
+    private static final int SWEEP_STEPS_PER_TICK = 16;
+
+    private final StoreConfig config;
+    private final Shard[] shards;
+    private final int shardShift;
+    private final long seed;
+    private final MemoryBudget budget;
+    private final EpochClock clock;
+    private final int maxKeyLength;
+    private final int maxValueLength;
+    private final OperationGate gate;
+    private final Thread sweeper;
+    private final String name;
+
+    OffHeapStore(final StoreConfig config)
+    {
+        checkAgronaAccess();
+        this.config = config;
+        this.name = "agni store #" + STORE_IDS.incrementAndGet();
+        this.budget = new MemoryBudget(config.maxMemoryBytes());
+        this.clock = config.clock();
+        this.maxKeyLength = config.maxKeyLength();
+        this.maxValueLength = config.maxValueLength();
+        this.seed = new SecureRandom().nextLong();
+        this.gate = new OperationGate(name);
+        final OffHeapMemory memory = new OffHeapMemory(budget);
+        this.shards = new Shard[config.shards()];
+        this.shardShift = 64 - Integer.numberOfTrailingZeros(config.shards());
+        try
+        {
+            for (int i = 0; i < shards.length; i++)
+            {
+                shards[i] = new Shard(memory, clock, seed);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            for (final Shard s : shards)
+            {
+                if (s != null)
+                {
+                    s.free();
+                }
+            }
+            throw ex;
+        }
+        if (config.expirySweepIntervalMs() > 0)
+        {
+            sweeper = new Thread(this::sweepLoop, name + " expiry sweep");
+            sweeper.setDaemon(true);
+            sweeper.start();
+        }
+        else
+        {
+            sweeper = null;
+        }
+        LOG.debug("{} opened: shards={}, budget={} bytes", name, shards.length, budget.limit());
+    }
+
+    /**
+     * Opens a store with every default: {@link OffHeapStoreBuilder#defaultShards()} shards, a budget of
+     * {@link OffHeapStoreBuilder#defaultMaxMemory()}, 512 MiB key and value limits, the system clock and a
+     * background expiry sweep.
+     *
+     * @return the open store; close it when done.
+     * @throws IllegalStateException if the JVM lacks {@link #REQUIRED_JVM_FLAG}.
+     */
+    public static OffHeapStore open()
+    {
+        return builder().build();
+    }
+
+    /**
+     * A builder for a configured store.
+     *
+     * @return a new builder with every default.
+     */
+    public static OffHeapStoreBuilder builder()
+    {
+        return new OffHeapStoreBuilder();
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Reads
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public byte[] get(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            final int r = shard(hash).get(hash, k, 0, key.length, null, 0, c);
+            return countRead(c, r) ? c.array : null;
+        }
+        finally
+        {
+            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int get(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checkKey(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            final int r = shard(hash).get(hash, key, keyOffset, keyLength, dst, dstOffset, c);
+            countRead(c, r);
+            return r;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean exists(final byte[] key)
+    {
+        return ttlMillis(key) != TTL_KEY_ABSENT;
+    }
+
+    @Override
+    public boolean exists(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return expireTimeMillis(key, keyOffset, keyLength) != TTL_KEY_ABSENT;
+    }
+
+    @Override
+    public List<byte[]> getAll(final List<byte[]> keys)
+    {
+        final int n = keys.size();
+        for (final byte[] key : keys)
+        {
+            checkKey(key.length);
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer[] wrapped = new UnsafeBuffer[n];
+            final long[] hashes = new long[n];
+            final int[] involved = new int[n];
+            for (int i = 0; i < n; i++)
+            {
+                wrapped[i] = new UnsafeBuffer(keys.get(i));
+                hashes[i] = hash(wrapped[i], 0, wrapped[i].capacity());
+                involved[i] = shardIndex(hashes[i]);
+            }
+            final int[] order = distinctSorted(involved);
+            final long[] stamps = new long[order.length];
+            for (int j = 0; j < order.length; j++)
+            {
+                stamps[j] = shards[order[j]].lockRead();
+            }
+            final List<byte[]> values = new ArrayList<>(n);
+            try
+            {
+                for (int i = 0; i < n; i++)
+                {
+                    final byte[] v = shards[involved[i]].getLocked(hashes[i], wrapped[i], 0, wrapped[i].capacity(), c);
+                    if (v != null)
+                    {
+                        c.hits++;
+                    }
+                    else
+                    {
+                        c.misses++;
+                    }
+                    values.add(v);
+                }
+            }
+            finally
+            {
+                for (int j = order.length - 1; j >= 0; j--)
+                {
+                    shards[order[j]].unlockRead(stamps[j]);
+                }
+            }
+            return values;
+        }
+        finally
+        {
+            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long ttlMillis(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            return ttlFrom(expireTime(k, 0, key.length, c));
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long ttlMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(keyLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return ttlFrom(expireTime(key, keyOffset, keyLength, c));
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long expireTimeMillis(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            return expireTime(k, 0, key.length, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long expireTimeMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(keyLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return expireTime(key, keyOffset, keyLength, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Writes
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public void set(final byte[] key, final byte[] value)
+    {
+        set(key, value, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+    }
+
+    @Override
+    public void set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        set(key, keyOffset, keyLength, value, valueOffset, valueLength, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+    }
+
+    @Override
+    public boolean set(
+        final byte[] key, final byte[] value,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        checkEntry(key.length, value.length);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            final UnsafeBuffer v = c.valueWrapper;
+            k.wrap(key);
+            v.wrap(value);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).set(hash, k, 0, key.length, v, 0, value.length,
+                condition, expiryMode, expireAtMillis, false, null, 0, c) == 1;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        checkEntry(keyLength, valueLength);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).set(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
+                condition, expiryMode, expireAtMillis, false, null, 0, c) == 1;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public byte[] getAndSet(
+        final byte[] key, final byte[] value,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        checkEntry(key.length, value.length);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            final UnsafeBuffer v = c.valueWrapper;
+            k.wrap(key);
+            v.wrap(value);
+            final long hash = hash(k, 0, key.length);
+            final int r = shard(hash).set(hash, k, 0, key.length, v, 0, value.length,
+                condition, expiryMode, expireAtMillis, true, null, 0, c);
+            return r >= 0 ? c.array : null;
+        }
+        finally
+        {
+            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int getAndSet(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis,
+        final MutableDirectBuffer previous, final int previousOffset)
+    {
+        checkEntry(keyLength, valueLength);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        Objects.requireNonNull(previous, "previous");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).set(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
+                condition, expiryMode, expireAtMillis, true, previous, previousOffset, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean setAll(final List<byte[]> keys, final List<byte[]> values, final SetCondition condition)
+    {
+        Objects.requireNonNull(condition, "condition");
+        if (keys.size() != values.size())
+        {
+            throw new IllegalArgumentException(
+                "keys and values differ in size: keys=" + keys.size() + ", values=" + values.size());
+        }
+        final int n = keys.size();
+        for (int i = 0; i < n; i++)
+        {
+            checkEntry(keys.get(i).length, values.get(i).length);
+        }
+        if (n == 0)
+        {
+            return true;
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return new MultiSet(this, keys, values).run(condition, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean delete(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).delete(hash, k, 0, key.length, false, null, 0, c) == 1;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean delete(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(keyLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).delete(hash, key, keyOffset, keyLength, false, null, 0, c) == 1;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public byte[] getAndDelete(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            final int r = shard(hash).delete(hash, k, 0, key.length, true, null, 0, c);
+            return r >= 0 ? c.array : null;
+        }
+        finally
+        {
+            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int getAndDelete(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checkKey(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).delete(hash, key, keyOffset, keyLength, true, dst, dstOffset, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        checkKey(key.length);
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            final int r = shard(hash).getAndExpire(hash, k, 0, key.length, expiryMode, expireAtMillis, null, 0, c);
+            return countRead(c, r) ? c.array : null;
+        }
+        finally
+        {
+            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int getAndExpire(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ExpiryMode expiryMode, final long expireAtMillis,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checkKey(keyLength);
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        Objects.requireNonNull(dst, "dst");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            final int r = shard(hash).getAndExpire(
+                hash, key, keyOffset, keyLength, expiryMode, expireAtMillis, dst, dstOffset, c);
+            countRead(c, r);
+            return r;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long incrementBy(final byte[] key, final long delta)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).incrementBy(hash, k, 0, key.length, delta, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long incrementBy(final DirectBuffer key, final int keyOffset, final int keyLength, final long delta)
+    {
+        checkKey(keyLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).incrementBy(hash, key, keyOffset, keyLength, delta, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long append(final byte[] key, final byte[] value)
+    {
+        checkEntry(key.length, value.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            final UnsafeBuffer v = c.valueWrapper;
+            k.wrap(key);
+            v.wrap(value);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).append(hash, k, 0, key.length, v, 0, value.length, maxValueLength, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long append(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        checkEntry(keyLength, valueLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).append(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
+                maxValueLength, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean expire(final byte[] key, final long expireAtMillis, final ExpireCondition condition)
+    {
+        checkKey(key.length);
+        Objects.requireNonNull(condition, "condition");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).expire(hash, k, 0, key.length, expireAtMillis, condition, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean expire(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final long expireAtMillis, final ExpireCondition condition)
+    {
+        checkKey(keyLength);
+        Objects.requireNonNull(condition, "condition");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).expire(hash, key, keyOffset, keyLength, expireAtMillis, condition, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean persist(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).persist(hash, k, 0, key.length, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean persist(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(keyLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).persist(hash, key, keyOffset, keyLength, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Whole store
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The cursor holds the shard index in its high 32 bits and a position among that shard's home buckets, in
+     * reverse-binary order, in its low bits (docs/architecture.md, "Scan"). One step visits at most {@code count}
+     * buckets of one shard.
+     */
+    @Override
+    public ScanResult scan(final long cursor, final byte[] pattern, final int count)
+    {
+        if (count < 1)
+        {
+            throw new IllegalArgumentException("count must be at least 1: count=" + count);
+        }
+        final int shardIndex = (int)(cursor >>> 32);
+        if (shardIndex < 0 || shardIndex >= shards.length)
+        {
+            throw new IllegalArgumentException("invalid cursor: " + Long.toUnsignedString(cursor));
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final List<byte[]> keys = new ArrayList<>();
+            final long bucket = cursor & 0xFFFF_FFFFL;
+            final long next = shards[shardIndex].scan(bucket, count, pattern, keys, c.entry);
+            final long nextCursor;
+            if (next != 0)
+            {
+                nextCursor = ((long)shardIndex << 32) | next;
+            }
+            else
+            {
+                nextCursor = shardIndex + 1 < shards.length ? (long)(shardIndex + 1) << 32 : 0;
+            }
+            return new ScanResult(nextCursor, keys);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long size()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            long sum = 0;
+            for (final Shard s : shards)
+            {
+                sum += s.count();
+            }
+            return sum;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public void clear()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            for (final Shard s : shards)
+            {
+                s.clear();
+            }
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public StoreStats stats()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            long entries = 0;
+            long expiring = 0;
+            long expired = 0;
+            long rejected = 0;
+            long live = 0;
+            for (final Shard s : shards)
+            {
+                entries += s.count();
+                expiring += s.expiringCount();
+                expired += s.expiredCount();
+                rejected += s.rejectedCount();
+                live += s.liveBytes();
+            }
+            return new StoreStats(entries, expiring, gate.hits(), gate.misses(), expired, 0, rejected,
+                budget.reserved(), live, budget.limit());
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * Runs one full pass of the expiry sweep over every shard now, on the calling thread. Any thread.
+     *
+     * @return the number of expired entries reclaimed.
+     * @throws StoreClosedException if the store is closed.
+     */
+    public int sweepExpired()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            int removed = 0;
+            for (final Shard s : shards)
+            {
+                removed += s.sweep(Integer.MAX_VALUE, c.entry);
+            }
+            return removed;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * Checks every shard's structural invariants (entry and expiry counts, live and held byte accounting, every key
+     * reachable exactly once) and that the budget holds. For tests; takes each shard's write lock in turn.
+     *
+     * @throws IllegalStateException naming the first broken invariant.
+     */
+    public void verifyIntegrity()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            long held = 0;
+            for (final Shard s : shards)
+            {
+                s.verifyIntegrity(c.entry, c);
+                held += s.heldBytes();
+            }
+            if (held != budget.reserved())
+            {
+                throw new IllegalStateException(
+                    "integrity: shards hold " + held + " bytes, budget accounts " + budget.reserved());
+            }
+            if (budget.reserved() > budget.limit())
+            {
+                throw new IllegalStateException(
+                    "integrity: held " + budget.reserved() + " bytes over the budget of " + budget.limit());
+            }
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * The number of shards.
+     *
+     * @return a power of two.
+     */
+    public int shardCount()
+    {
+        return shards.length;
+    }
+
+    /**
+     * The longest key accepted.
+     *
+     * @return bytes.
+     */
+    public int maxKeyLength()
+    {
+        return maxKeyLength;
+    }
+
+    /**
+     * The longest value accepted.
+     *
+     * @return bytes.
+     */
+    public int maxValueLength()
+    {
+        return maxValueLength;
+    }
+
+    @Override
+    public void close()
+    {
+        if (!gate.close())
+        {
+            return;
+        }
+        if (sweeper != null)
+        {
+            LockSupport.unpark(sweeper);
+            try
+            {
+                sweeper.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (final Shard s : shards)
+        {
+            s.free();
+        }
+        LOG.debug("{} closed", name);
+    }
+
+    @Override
+    public String toString()
+    {
+        return name + "{shards=" + shards.length + ", budget=" + budget.limit() + ", closed=" + gate.isClosed() + "}";
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Internals
+    // ------------------------------------------------------------------------------------------------------------
+
+    long hash(final DirectBuffer key, final int offset, final int length)
+    {
+        return KeyHash.hash(key, offset, length, seed);
+    }
+
+    int shardIndex(final long hash)
+    {
+        return shardShift == 64 ? 0 : (int)(hash >>> shardShift);
+    }
+
+    Shard shard(final long hash)
+    {
+        return shards[shardIndex(hash)];
+    }
+
+    Shard shardAt(final int index)
+    {
+        return shards[index];
+    }
+
+    static int[] distinctSorted(final int[] values)
+    {
+        final int[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++)
+        {
+            if (i == 0 || sorted[i] != sorted[i - 1])
+            {
+                sorted[n++] = sorted[i];
+            }
+        }
+        return Arrays.copyOf(sorted, n);
+    }
+
+    private long expireTime(final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
+    {
+        final long hash = hash(key, keyOffset, keyLength);
+        return shard(hash).expireTime(hash, key, keyOffset, keyLength, c);
+    }
+
+    private long ttlFrom(final long expireTime)
+    {
+        if (expireTime < 0)
+        {
+            return expireTime;
+        }
+        return Math.max(0, expireTime - clock.time());
+    }
+
+    private static boolean countRead(final ThreadContext c, final int r)
+    {
+        if (r >= 0)
+        {
+            c.hits++;
+            return true;
+        }
+        c.misses++;
+        return false;
+    }
+
+    private void checkKey(final int keyLength)
+    {
+        if (keyLength > maxKeyLength || keyLength < 0)
+        {
+            throw Limits.keyTooLarge(keyLength, maxKeyLength);
+        }
+    }
+
+    void checkEntry(final int keyLength, final int valueLength)
+    {
+        checkKey(keyLength);
+        if (valueLength > maxValueLength || valueLength < 0)
+        {
+            throw Limits.valueTooLarge(valueLength, maxValueLength);
+        }
+        if (EntryLayout.length(keyLength, valueLength, true) > EntryLayout.MAX_ENTRY_LENGTH)
+        {
+            throw Limits.valueTooLarge(valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
+        }
+    }
+
+    private void sweepLoop()
+    {
+        final long intervalNanos = TimeUnit.MILLISECONDS.toNanos(config.expirySweepIntervalMs());
+        while (!gate.isClosed())
+        {
+            LockSupport.parkNanos(this, intervalNanos);
+            final ThreadContext c;
+            try
+            {
+                c = gate.enter();
+            }
+            catch (final StoreClosedException ex)
+            {
+                return;
+            }
+            try
+            {
+                for (final Shard s : shards)
+                {
+                    int steps = 0;
+                    while (s.sweep(SWEEP_SLOTS_PER_STEP, c.entry) > SWEEP_SLOTS_PER_STEP / 4 &&
+                        ++steps < SWEEP_STEPS_PER_TICK && !gate.isClosed())
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("{}: expiry sweep failed; it stops", name, ex);
+                return;
+            }
+            finally
+            {
+                gate.exit(c);
+            }
+        }
+    }
+
+    private static void checkAgronaAccess()
+    {
+        try
+        {
+            final UnsafeBuffer probe = new UnsafeBuffer(new byte[Long.BYTES]);
+            probe.putLong(0, 1L);
+            if (probe.getLong(0) != 1L)
+            {
+                throw new IllegalStateException("Agrona buffer self-check failed");
+            }
+        }
+        catch (final LinkageError | RuntimeException ex)
+        {
+            if (ex instanceof IllegalStateException && ex.getMessage() != null &&
+                ex.getMessage().startsWith("Agrona buffer"))
+            {
+                throw (IllegalStateException)ex;
+            }
+            throw new IllegalStateException("agni cannot use Agrona's buffers: start the JVM with " +
+                REQUIRED_JVM_FLAG + " (Agrona 2.x reads jdk.internal.misc.Unsafe)", ex);
+        }
+    }
+
+    static CapacityExceededException rejectedMultiSet(final long requested, final MemoryBudget budget)
+    {
+        return new CapacityExceededException("memory budget exceeded: requested=" + requested + ", held=" +
+            budget.reserved() + ", budget=" + budget.limit());
+    }
+
+    MemoryBudget budget()
+    {
+        return budget;
+    }
+}

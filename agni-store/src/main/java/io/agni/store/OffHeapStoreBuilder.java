@@ -1,0 +1,211 @@
+package io.agni.store;
+
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Configures and opens an {@link OffHeapStore}. Every setting has a default (the {@code DEFAULT_...} constants);
+ * {@link #build()} validates them together and says what conflicted. Not thread-safe; a builder may be reused.
+ */
+public final class OffHeapStoreBuilder
+{
+    /**
+     * The largest key or value Redis accepts, 512 MiB: the default limit for both.
+     */
+    public static final int DEFAULT_MAX_ENTRY_PART_LENGTH = 512 * 1024 * 1024;
+
+    /**
+     * How often the background expiry sweep runs by default, in milliseconds.
+     */
+    public static final long DEFAULT_EXPIRY_SWEEP_INTERVAL_MS = 100;
+
+    /**
+     * The most shards a store may have.
+     */
+    public static final int MAX_SHARDS = 1 << 16;
+
+    /**
+     * The smallest memory budget a store accepts, per shard: room for an empty index and one small segment.
+     */
+    public static final long MIN_BUDGET_PER_SHARD = 8 * 1024;
+
+    private int shards = defaultShards();
+    private long maxMemoryBytes = defaultMaxMemory();
+    private boolean maxMemorySet;
+    private int maxKeyLength = DEFAULT_MAX_ENTRY_PART_LENGTH;
+    private boolean maxKeyLengthSet;
+    private int maxValueLength = DEFAULT_MAX_ENTRY_PART_LENGTH;
+    private boolean maxValueLengthSet;
+    private EpochClock clock = SystemEpochClock.INSTANCE;
+    private long expirySweepIntervalMs = DEFAULT_EXPIRY_SWEEP_INTERVAL_MS;
+
+    OffHeapStoreBuilder()
+    {
+    }
+
+    /**
+     * The default shard count: the next power of two at or above four times the available processors, at most 256.
+     *
+     * @return the default shard count.
+     */
+    public static int defaultShards()
+    {
+        final int wanted = 4 * Runtime.getRuntime().availableProcessors();
+        return Math.min(256, Integer.highestOneBit(Math.max(1, wanted - 1)) << 1);
+    }
+
+    /**
+     * The default memory budget: the JVM's maximum heap size, which is also the JVM's default limit on direct
+     * memory ({@code -XX:MaxDirectMemorySize}), so that a default store can use all the off-heap memory the JVM
+     * allows it.
+     *
+     * @return the default budget in bytes.
+     */
+    public static long defaultMaxMemory()
+    {
+        return Runtime.getRuntime().maxMemory();
+    }
+
+    /**
+     * The number of shards: a power of two from 1 to {@link #MAX_SHARDS}. One shard is one lock around one map.
+     *
+     * @param shards the shard count.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder shards(final int shards)
+    {
+        this.shards = shards;
+        return this;
+    }
+
+    /**
+     * The memory budget: the most off-heap bytes the store may hold, index tables and entry segments together.
+     * Writes that would go past it are refused with {@link io.agni.api.CapacityExceededException}.
+     *
+     * @param bytes the budget in bytes.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder maxMemory(final long bytes)
+    {
+        this.maxMemoryBytes = bytes;
+        this.maxMemorySet = true;
+        return this;
+    }
+
+    /**
+     * The longest key accepted, in bytes (default 512 MiB, or less when the budget is smaller).
+     *
+     * @param length the limit, at least 1.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder maxKeyLength(final int length)
+    {
+        this.maxKeyLength = length;
+        this.maxKeyLengthSet = true;
+        return this;
+    }
+
+    /**
+     * The longest value accepted, in bytes (default 512 MiB, or less when the budget is smaller).
+     *
+     * @param length the limit, at least 0.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder maxValueLength(final int length)
+    {
+        this.maxValueLength = length;
+        this.maxValueLengthSet = true;
+        return this;
+    }
+
+    /**
+     * The clock that expiry times are compared with, in milliseconds since the epoch. Tests pass an
+     * {@link org.agrona.concurrent.CachedEpochClock} to move time by hand.
+     *
+     * @param clock the clock.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder clock(final EpochClock clock)
+    {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /**
+     * How often a background thread reclaims expired entries; {@code 0} turns the thread off, leaving reclamation to
+     * access and to {@link OffHeapStore#sweepExpired()}.
+     *
+     * @param interval the interval, {@code 0} or more.
+     * @param unit     its unit.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder expirySweepInterval(final long interval, final TimeUnit unit)
+    {
+        this.expirySweepIntervalMs = unit.toMillis(interval);
+        if (interval > 0 && expirySweepIntervalMs == 0)
+        {
+            expirySweepIntervalMs = 1;
+        }
+        return this;
+    }
+
+    /**
+     * Validates the settings and opens a store.
+     *
+     * @return the open store; the caller must {@link OffHeapStore#close()} it.
+     * @throws IllegalArgumentException if a setting is out of range or settings conflict; the message says which.
+     * @throws IllegalStateException    if the JVM lacks the flag Agrona needs; the message names it.
+     */
+    public OffHeapStore build()
+    {
+        if (shards < 1 || shards > MAX_SHARDS || Integer.bitCount(shards) != 1)
+        {
+            throw new IllegalArgumentException(
+                "shards must be a power of two from 1 to " + MAX_SHARDS + ": shards=" + shards);
+        }
+        final long minBudget = MIN_BUDGET_PER_SHARD * shards;
+        if (maxMemoryBytes < minBudget)
+        {
+            throw new IllegalArgumentException("maxMemory too small for " + shards + " shards: maxMemory=" +
+                maxMemoryBytes + ", minimum=" + minBudget + " (" + MIN_BUDGET_PER_SHARD + " per shard)");
+        }
+        if (maxKeyLength < 1)
+        {
+            throw new IllegalArgumentException("maxKeyLength must be at least 1: maxKeyLength=" + maxKeyLength);
+        }
+        if (maxValueLength < 0)
+        {
+            throw new IllegalArgumentException("maxValueLength must be at least 0: maxValueLength=" + maxValueLength);
+        }
+        if (expirySweepIntervalMs < 0)
+        {
+            throw new IllegalArgumentException(
+                "expirySweepInterval must be 0 or more: expirySweepIntervalMs=" + expirySweepIntervalMs);
+        }
+
+        int keyLimit = maxKeyLength;
+        int valueLimit = maxValueLength;
+        if ((long)keyLimit + valueLimit > maxMemoryBytes)
+        {
+            if (maxKeyLengthSet && maxValueLengthSet || (maxKeyLengthSet || maxValueLengthSet) && maxMemorySet)
+            {
+                throw new IllegalArgumentException("maxKeyLength + maxValueLength exceed maxMemory: maxKeyLength=" +
+                    keyLimit + ", maxValueLength=" + valueLimit + ", maxMemory=" + maxMemoryBytes);
+            }
+            final int cap = (int)Math.min(Integer.MAX_VALUE, maxMemoryBytes / 2);
+            keyLimit = maxKeyLengthSet ? keyLimit : Math.min(keyLimit, cap);
+            valueLimit = maxValueLengthSet ? valueLimit : Math.min(valueLimit, cap);
+            if ((long)keyLimit + valueLimit > maxMemoryBytes)
+            {
+                throw new IllegalArgumentException("maxKeyLength + maxValueLength exceed maxMemory: maxKeyLength=" +
+                    keyLimit + ", maxValueLength=" + valueLimit + ", maxMemory=" + maxMemoryBytes);
+            }
+        }
+
+        return new OffHeapStore(new StoreConfig(
+            shards, maxMemoryBytes, keyLimit, valueLimit, clock, expirySweepIntervalMs));
+    }
+}

@@ -1,0 +1,162 @@
+package io.agni.store;
+
+import io.agni.api.StoreClosedException;
+import io.agni.store.shard.ThreadContext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Lets {@code close()} wait for every operation in flight before memory is freed, without a shared counter on the
+ * hot path (docs/architecture.md, "Close").
+ *
+ * <h2>Concurrency</h2>
+ * Each thread has its own {@link ThreadContext}. An operation marks itself in flight with a volatile store to its
+ * own context's {@code inFlight} and only then reads {@link #closed} (volatile); {@link #close()} writes
+ * {@code closed} (volatile) and only then reads every context's {@code inFlight}. Volatile accesses are
+ * sequentially consistent, so either the operation sees {@code closed} and backs out, or the closer sees it in
+ * flight and waits: the Dekker pattern, one fence per operation on a line no other thread writes. Leaving uses a
+ * release store, which pairs with the closer's volatile read.
+ */
+final class OperationGate
+{
+    private static final VarHandle IN_FLIGHT;
+
+    static
+    {
+        try
+        {
+            IN_FLIGHT = MethodHandles.lookup().findVarHandle(ThreadContext.class, "inFlight", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final String name;
+    private final ThreadLocal<ThreadContext> local = ThreadLocal.withInitial(this::register);
+    private final List<ThreadContext> contexts = new ArrayList<>();
+    private long endedHits;
+    private long endedMisses;
+    private volatile boolean closed;
+
+    OperationGate(final String name)
+    {
+        this.name = name;
+    }
+
+    /**
+     * Marks the calling thread's operation in flight. Any thread.
+     *
+     * @return the thread's context, to pass to {@link #exit}.
+     * @throws StoreClosedException if the store is closed.
+     */
+    ThreadContext enter()
+    {
+        final ThreadContext c = local.get();
+        IN_FLIGHT.setVolatile(c, c.inFlight + 1);
+        if (closed)
+        {
+            IN_FLIGHT.setRelease(c, c.inFlight - 1);
+            throw new StoreClosedException(name + " is closed");
+        }
+        return c;
+    }
+
+    /**
+     * Marks the operation finished. The thread that called {@link #enter}.
+     *
+     * @param c its context.
+     */
+    void exit(final ThreadContext c)
+    {
+        IN_FLIGHT.setRelease(c, c.inFlight - 1);
+    }
+
+    /**
+     * Whether close has begun.
+     *
+     * @return {@code true} once {@link #close()} was called.
+     */
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    /**
+     * Refuses new operations and waits for those in flight.
+     *
+     * @return {@code false} if the gate was already closed.
+     */
+    synchronized boolean close()
+    {
+        if (closed)
+        {
+            return false;
+        }
+        closed = true;
+        final List<ThreadContext> snapshot = new ArrayList<>(contexts);
+        for (final ThreadContext c : snapshot)
+        {
+            long parkNanos = 1_000;
+            while ((int)IN_FLIGHT.getVolatile(c) != 0)
+            {
+                LockSupport.parkNanos(parkNanos);
+                parkNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(1), parkNanos * 2);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Hits over all threads, including ended ones (racy).
+     *
+     * @return the sum.
+     */
+    synchronized long hits()
+    {
+        long sum = endedHits;
+        for (final ThreadContext c : contexts)
+        {
+            sum += c.hits;
+        }
+        return sum;
+    }
+
+    /**
+     * Misses over all threads, including ended ones (racy).
+     *
+     * @return the sum.
+     */
+    synchronized long misses()
+    {
+        long sum = endedMisses;
+        for (final ThreadContext c : contexts)
+        {
+            sum += c.misses;
+        }
+        return sum;
+    }
+
+    private synchronized ThreadContext register()
+    {
+        contexts.removeIf(c ->
+        {
+            if (!c.owner.isAlive() && c.inFlight == 0)
+            {
+                endedHits += c.hits;
+                endedMisses += c.misses;
+                return true;
+            }
+            return false;
+        });
+        final ThreadContext c = new ThreadContext();
+        contexts.add(c);
+        return c;
+    }
+}

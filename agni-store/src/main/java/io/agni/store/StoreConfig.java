@@ -1,0 +1,23 @@
+package io.agni.store;
+
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * The validated settings of one store, fixed when it opens.
+ *
+ * @param shards                the shard count, a power of two.
+ * @param maxMemoryBytes        the memory budget.
+ * @param maxKeyLength          the longest key accepted.
+ * @param maxValueLength        the longest value accepted.
+ * @param clock                 the source of now for expiry.
+ * @param expirySweepIntervalMs the background sweep interval, {@code 0} for none.
+ */
+record StoreConfig(
+    int shards,
+    long maxMemoryBytes,
+    int maxKeyLength,
+    int maxValueLength,
+    EpochClock clock,
+    long expirySweepIntervalMs)
+{
+}

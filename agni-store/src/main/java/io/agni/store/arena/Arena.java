@@ -1,0 +1,450 @@
+package io.agni.store.arena;
+
+import io.agni.store.index.IndexLayout;
+import io.agni.store.memory.OffHeapMemory;
+import org.agrona.collections.IntArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.Arrays;
+
+/**
+ * The entry memory of one shard: a log of regular segments that entries are appended to, plus a dedicated segment
+ * per large entry. Space freed by deletes and overwrites is reclaimed by compaction, which the shard drives
+ * (docs/architecture.md, "Arena and compaction").
+ *
+ * <h2>Memory</h2>
+ * Regular segments start at {@link #FIRST_SEGMENT_BYTES} and double up to {@link #MAX_SEGMENT_BYTES}, so a small
+ * shard stays small and a large one wastes little at the tail of its newest segment. An entry longer than
+ * {@link #LARGE_ENTRY_BYTES} gets a segment of its own, released as soon as the entry dies. A regular segment whose
+ * last live entry dies is kept as the one spare (or retired if there is one already).
+ *
+ * <h2>Concurrency</h2>
+ * Every method runs under the owning shard's write lock, except {@link #segments()}, which optimistic readers call;
+ * they get either the current array or an older one, and validate their stamp before trusting what they read.
+ */
+public final class Arena
+{
+    /**
+     * Size of a shard's first regular segment.
+     */
+    public static final int FIRST_SEGMENT_BYTES = 4 * 1024;
+
+    /**
+     * Largest regular segment; offsets in a slot address at most this.
+     */
+    public static final int MAX_SEGMENT_BYTES = IndexLayout.MAX_OFFSET;
+
+    /**
+     * Entries longer than this get a dedicated segment.
+     */
+    public static final int LARGE_ENTRY_BYTES = 64 * 1024;
+
+    /**
+     * Returned by {@link #allocate(int)} when memory is refused.
+     */
+    public static final long NO_SPACE = -1;
+
+    private final OffHeapMemory memory;
+    private Segment[] segments = new Segment[8];
+    private final IntArrayList freeIds = new IntArrayList();
+    private int nextId = 1;
+    private Segment head;
+    private Segment spare;
+    private int nextRegularBytes = FIRST_SEGMENT_BYTES;
+    private long heldBytes;
+    private long regularBytes;
+    private long regularLive;
+    private long liveBytes;
+
+    /**
+     * An empty arena.
+     *
+     * @param memory where segments come from.
+     */
+    public Arena(final OffHeapMemory memory)
+    {
+        this.memory = memory;
+    }
+
+    /**
+     * The segment table, indexed by id; slots may be {@code null}.
+     *
+     * @return the array (do not modify).
+     */
+    public Segment[] segments()
+    {
+        return segments;
+    }
+
+    /**
+     * Reserves {@code length} bytes for a new entry, the location returned as {@code segmentId << 32 | offset}.
+     * The caller writes the entry and then calls {@link #onWritten(int, int)}.
+     *
+     * @param length the entry's length.
+     * @return the location, or {@link #NO_SPACE} if the budget refuses.
+     */
+    public long allocate(final int length)
+    {
+        if (length > LARGE_ENTRY_BYTES)
+        {
+            return allocateDedicated(length);
+        }
+        final Segment h = head;
+        if (h != null && h.capacity() - h.used >= length)
+        {
+            final int at = h.used;
+            h.used = at + length;
+            return location(h.id, at);
+        }
+        final Segment next = takeRegular(length);
+        if (next == null)
+        {
+            return NO_SPACE;
+        }
+        if (h != null && h.live == 0)
+        {
+            head = null;
+            recycle(h);
+        }
+        head = next;
+        next.used = length;
+        return location(next.id, 0);
+    }
+
+    /**
+     * Accounts a newly written entry as live.
+     *
+     * @param segmentId its segment.
+     * @param length    its length.
+     */
+    public void onWritten(final int segmentId, final int length)
+    {
+        final Segment s = segments[segmentId];
+        s.live += length;
+        liveBytes += length;
+        if (!s.dedicated)
+        {
+            regularLive += length;
+        }
+    }
+
+    /**
+     * Accounts an entry as garbage: marks it dead, and releases or recycles its segment if nothing live is left.
+     *
+     * @param segmentId its segment.
+     * @param offset    where it starts.
+     * @param length    its length.
+     */
+    public void onDead(final int segmentId, final int offset, final int length)
+    {
+        final Segment s = segments[segmentId];
+        s.live -= length;
+        liveBytes -= length;
+        if (s.dedicated)
+        {
+            release(s);
+            return;
+        }
+        regularLive -= length;
+        EntryLayout.markDead(s.buffer, offset);
+        if (s.live == 0 && s != head)
+        {
+            recycle(s);
+        }
+    }
+
+    /**
+     * Bytes held by regular segments that hold no live entry and are not free space at the head: what compaction
+     * could reclaim.
+     *
+     * @return garbage bytes.
+     */
+    public long garbageBytes()
+    {
+        final long headFree = head == null ? 0 : head.capacity() - head.used;
+        return regularBytes - regularLive - headFree;
+    }
+
+    /**
+     * Bytes held by regular segments in use (not the spare).
+     *
+     * @return bytes.
+     */
+    public long regularBytes()
+    {
+        return regularBytes;
+    }
+
+    /**
+     * The regular segment, other than the head, with the fewest live bytes.
+     *
+     * @return the segment, or {@code null} if there is none.
+     */
+    public Segment compactionVictim()
+    {
+        Segment best = null;
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null && !s.dedicated && s != head && s != spare && (best == null || s.live < best.live))
+            {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Moves the accounting of a live entry out of a segment being compacted (its bytes were copied elsewhere and
+     * accounted there by {@link #onWritten(int, int)}).
+     *
+     * @param victim the segment being compacted.
+     * @param offset where the entry was.
+     * @param length its length.
+     */
+    public void onMoved(final Segment victim, final int offset, final int length)
+    {
+        victim.live -= length;
+        liveBytes -= length;
+        regularLive -= length;
+        EntryLayout.markDead(victim.buffer, offset);
+    }
+
+    /**
+     * Recycles a segment emptied by compaction.
+     *
+     * @param victim a segment with no live entries.
+     */
+    public void onCompacted(final Segment victim)
+    {
+        if (victim.live == 0 && victim != head)
+        {
+            recycle(victim);
+        }
+    }
+
+    /**
+     * Off-heap bytes held by this arena.
+     *
+     * @return bytes.
+     */
+    public long heldBytes()
+    {
+        return heldBytes;
+    }
+
+    /**
+     * Bytes of live entries.
+     *
+     * @return bytes.
+     */
+    public long liveBytes()
+    {
+        return liveBytes;
+    }
+
+    /**
+     * Sums the live bytes recorded per segment, for integrity checks.
+     *
+     * @return the sum over all segments.
+     */
+    public long sumSegmentLive()
+    {
+        long sum = 0;
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null)
+            {
+                sum += s.live;
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Sums the capacities of all segments, for integrity checks.
+     *
+     * @return the sum.
+     */
+    public long sumSegmentCapacity()
+    {
+        long sum = 0;
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null)
+            {
+                sum += s.capacity();
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Gives every segment back: {@code retire} while the store stays open (clear), {@code free} at close.
+     *
+     * @param freeNow {@code true} to free at once (no reader can be running), {@code false} to retire.
+     */
+    public void releaseAll(final boolean freeNow)
+    {
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null)
+            {
+                segments[i] = null;
+                if (freeNow)
+                {
+                    memory.free(s.buffer);
+                }
+                else
+                {
+                    memory.retire(s.buffer);
+                }
+            }
+        }
+        segments = new Segment[8];
+        freeIds.clear();
+        nextId = 1;
+        head = null;
+        spare = null;
+        nextRegularBytes = FIRST_SEGMENT_BYTES;
+        heldBytes = 0;
+        regularBytes = 0;
+        regularLive = 0;
+        liveBytes = 0;
+    }
+
+    private long allocateDedicated(final int length)
+    {
+        final Segment s = newSegment(length, true);
+        if (s == null)
+        {
+            return NO_SPACE;
+        }
+        s.used = length;
+        return location(s.id, 0);
+    }
+
+    private Segment takeRegular(final int length)
+    {
+        final Segment s = spare;
+        if (s != null && s.capacity() >= length)
+        {
+            spare = null;
+            s.used = 0;
+            s.live = 0;
+            regularBytes += s.capacity();
+            return s;
+        }
+        int size = nextRegularBytes;
+        while (size < length)
+        {
+            size <<= 1;
+        }
+        final Segment fresh = newSegment(size, false);
+        if (fresh != null)
+        {
+            nextRegularBytes = Math.min(MAX_SEGMENT_BYTES, Math.max(nextRegularBytes, size << 1));
+            regularBytes += size;
+        }
+        return fresh;
+    }
+
+    private Segment newSegment(final int capacity, final boolean dedicated)
+    {
+        final int id;
+        if (!freeIds.isEmpty())
+        {
+            id = freeIds.removeAt(freeIds.size() - 1);
+        }
+        else if (nextId <= IndexLayout.MAX_SEGMENT_ID)
+        {
+            id = nextId;
+        }
+        else
+        {
+            return null;
+        }
+        final UnsafeBuffer buffer = memory.allocate(capacity);
+        if (buffer == null)
+        {
+            if (id != nextId)
+            {
+                freeIds.addInt(id);
+            }
+            return null;
+        }
+        if (id == nextId)
+        {
+            nextId++;
+        }
+        if (id >= segments.length)
+        {
+            segments = Arrays.copyOf(segments, Math.max(segments.length * 2, id + 1));
+        }
+        final Segment s = new Segment(id, buffer, dedicated);
+        segments[id] = s;
+        heldBytes += capacity;
+        return s;
+    }
+
+    private void recycle(final Segment s)
+    {
+        regularBytes -= s.capacity();
+        if (spare == null)
+        {
+            s.used = 0;
+            s.live = 0;
+            spare = s;
+        }
+        else if (spare.capacity() < s.capacity())
+        {
+            final Segment old = spare;
+            s.used = 0;
+            s.live = 0;
+            spare = s;
+            release(old);
+        }
+        else
+        {
+            release(s);
+        }
+    }
+
+    private void release(final Segment s)
+    {
+        segments[s.id] = null;
+        freeIds.addInt(s.id);
+        heldBytes -= s.capacity();
+        memory.retire(s.buffer);
+    }
+
+    private static long location(final int segmentId, final int offset)
+    {
+        return ((long)segmentId << 32) | offset;
+    }
+
+    /**
+     * The segment id of a location.
+     *
+     * @param location from {@link #allocate(int)}.
+     * @return the id.
+     */
+    public static int segmentIdOf(final long location)
+    {
+        return (int)(location >>> 32);
+    }
+
+    /**
+     * The offset of a location.
+     *
+     * @param location from {@link #allocate(int)}.
+     * @return the offset.
+     */
+    public static int offsetOf(final long location)
+    {
+        return (int)location;
+    }
+}

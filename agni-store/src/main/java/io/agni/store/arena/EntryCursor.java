@@ -1,0 +1,218 @@
+package io.agni.store.arena;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.agni.store.arena.EntryLayout.DEAD;
+import static io.agni.store.arena.EntryLayout.EXPIRE_AT_OFFSET;
+import static io.agni.store.arena.EntryLayout.FLAGS_OFFSET;
+import static io.agni.store.arena.EntryLayout.HAS_EXPIRY;
+
+/**
+ * A reusable flyweight that decodes one entry's header ({@link EntryLayout}) and remembers where its parts are.
+ *
+ * <h2>Concurrency</h2>
+ * Owned by one thread. {@link #wrap} may decode memory that a writer is changing (an optimistic read), so every
+ * length and offset it reads is checked against the segment's capacity before it is used, and a header that does
+ * not fit is reported as {@code false}, never as an exception (docs/architecture.md, "Reads").
+ */
+public final class EntryCursor
+{
+    /**
+     * The segment holding the entry.
+     */
+    public UnsafeBuffer buffer;
+    /**
+     * The entry's segment id.
+     */
+    public int segmentId;
+    /**
+     * Where the entry starts in its segment.
+     */
+    public int offset;
+    /**
+     * The flags byte.
+     */
+    public int flags;
+    /**
+     * The expiry time, or 0 when the entry has none.
+     */
+    public long expireAt;
+    /**
+     * Where the key starts.
+     */
+    public int keyOffset;
+    /**
+     * The key's length.
+     */
+    public int keyLength;
+    /**
+     * Where the value starts.
+     */
+    public int valueOffset;
+    /**
+     * The value's length.
+     */
+    public int valueLength;
+    /**
+     * The whole entry's length.
+     */
+    public int length;
+    /**
+     * The index slot that points at the entry, when found through the index.
+     */
+    public int slotIndex;
+    /**
+     * The slot word that points at the entry.
+     */
+    public long slot;
+
+    /**
+     * Decodes the entry at {@code offset} of {@code segment}.
+     *
+     * @param segment   the segment's memory.
+     * @param segmentId the segment's id.
+     * @param at        where the entry starts.
+     * @return {@code false} if the header does not describe an entry that fits the segment.
+     */
+    public boolean wrap(final UnsafeBuffer segment, final int segmentId, final int at)
+    {
+        final int capacity = segment.capacity();
+        if (at < 0 || at >= capacity)
+        {
+            return false;
+        }
+        this.buffer = segment;
+        this.segmentId = segmentId;
+        this.offset = at;
+        final int f = segment.getByte(at + FLAGS_OFFSET) & 0xFF;
+        this.flags = f;
+        int p = at + 1;
+        if ((f & HAS_EXPIRY) != 0)
+        {
+            if (p + Long.BYTES > capacity)
+            {
+                return false;
+            }
+            expireAt = segment.getLong(at + EXPIRE_AT_OFFSET);
+            p += Long.BYTES;
+        }
+        else
+        {
+            expireAt = 0;
+        }
+
+        int shift = 0;
+        long klen = 0;
+        while (true)
+        {
+            if (p >= capacity || shift > 28)
+            {
+                return false;
+            }
+            final int b = segment.getByte(p++);
+            klen |= (long)(b & 0x7F) << shift;
+            if ((b & 0x80) == 0)
+            {
+                break;
+            }
+            shift += 7;
+        }
+        shift = 0;
+        long vlen = 0;
+        while (true)
+        {
+            if (p >= capacity || shift > 28)
+            {
+                return false;
+            }
+            final int b = segment.getByte(p++);
+            vlen |= (long)(b & 0x7F) << shift;
+            if ((b & 0x80) == 0)
+            {
+                break;
+            }
+            shift += 7;
+        }
+
+        final long end = p + klen + vlen;
+        if (end > capacity)
+        {
+            return false;
+        }
+        keyOffset = p;
+        keyLength = (int)klen;
+        valueOffset = p + (int)klen;
+        valueLength = (int)vlen;
+        length = (int)(end - at);
+        return true;
+    }
+
+    /**
+     * Whether the entry carries an expiry time.
+     *
+     * @return the flag.
+     */
+    public boolean hasExpiry()
+    {
+        return (flags & HAS_EXPIRY) != 0;
+    }
+
+    /**
+     * Whether the entry is marked dead.
+     *
+     * @return the flag.
+     */
+    public boolean isDead()
+    {
+        return (flags & DEAD) != 0;
+    }
+
+    /**
+     * Whether the entry has expired at {@code now}.
+     *
+     * @param now the clock's time in ms.
+     * @return {@code true} if it has an expiry time at or before now.
+     */
+    public boolean isExpired(final long now)
+    {
+        return (flags & HAS_EXPIRY) != 0 && expireAt <= now;
+    }
+
+    /**
+     * Compares the entry's key with a caller's.
+     *
+     * @param key    the caller's buffer.
+     * @param offset where the key starts.
+     * @param length its length.
+     * @return {@code true} if equal.
+     */
+    public boolean keyEquals(final DirectBuffer key, final int offset, final int length)
+    {
+        if (length != keyLength)
+        {
+            return false;
+        }
+        final UnsafeBuffer b = buffer;
+        final int base = keyOffset;
+        int i = 0;
+        final int longsEnd = length & ~7;
+        while (i < longsEnd)
+        {
+            if (b.getLong(base + i) != key.getLong(offset + i))
+            {
+                return false;
+            }
+            i += 8;
+        }
+        while (i < length)
+        {
+            if (b.getByte(base + i) != key.getByte(offset + i))
+            {
+                return false;
+            }
+            i++;
+        }
+        return true;
+    }
+}

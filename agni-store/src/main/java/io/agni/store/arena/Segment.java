@@ -1,0 +1,72 @@
+package io.agni.store.arena;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One block of entry memory. A regular segment holds entries appended one after another; a dedicated segment holds
+ * one large entry at offset 0.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #used} and {@link #live} are touched only under the owning shard's write lock; optimistic readers read only
+ * {@link #buffer} and {@link #id}, which never change.
+ */
+public final class Segment
+{
+    /**
+     * The segment's id in its arena, from 1.
+     */
+    public final int id;
+    /**
+     * The segment's memory.
+     */
+    public final UnsafeBuffer buffer;
+    /**
+     * Whether this segment holds one large entry.
+     */
+    public final boolean dedicated;
+    /**
+     * Bytes appended so far.
+     */
+    int used;
+    /**
+     * Bytes of live entries.
+     */
+    int live;
+
+    Segment(final int id, final UnsafeBuffer buffer, final boolean dedicated)
+    {
+        this.id = id;
+        this.buffer = buffer;
+        this.dedicated = dedicated;
+    }
+
+    /**
+     * The segment's size.
+     *
+     * @return its capacity in bytes.
+     */
+    public int capacity()
+    {
+        return buffer.capacity();
+    }
+
+    /**
+     * Bytes appended so far.
+     *
+     * @return the used bytes.
+     */
+    public int used()
+    {
+        return used;
+    }
+
+    /**
+     * Bytes of live entries.
+     *
+     * @return the live bytes.
+     */
+    public int live()
+    {
+        return live;
+    }
+}

@@ -1,0 +1,1288 @@
+package io.agni.store.shard;
+
+import io.agni.api.AgniStore;
+import io.agni.api.CapacityExceededException;
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import io.agni.store.arena.Arena;
+import io.agni.store.arena.EntryCursor;
+import io.agni.store.arena.EntryLayout;
+import io.agni.store.arena.Segment;
+import io.agni.store.hash.KeyHash;
+import io.agni.store.index.IndexLayout;
+import io.agni.store.index.IndexTable;
+import io.agni.store.memory.OffHeapMemory;
+import io.agni.store.scan.GlobMatcher;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * One shard: an index table and an arena behind one {@link StampedLock}. Implements the per-operation storage and
+ * locking protocol of docs/architecture.md ("Operations").
+ *
+ * <h2>Concurrency</h2>
+ * Writers take the write lock. Readers first try an optimistic stamp: they load the table and segment array into
+ * locals, probe and copy out, and trust the result only if the stamp still validates; a read that sees an
+ * inconsistent header (possible while a writer is mid-change) reports {@link #INCONSISTENT} instead of throwing, and
+ * the reader retries under the read lock. Every length and offset read this way is bounds-checked by
+ * {@link EntryCursor#wrap} before use, and no memory a reader can reach is freed while the store is open
+ * ({@link OffHeapMemory}). Methods named {@code ...Locked} expect the caller to hold the lock they name.
+ *
+ * <h2>Expiry</h2>
+ * Expired entries are invisible: reads treat them as absent; a write or a read that meets one removes it
+ * (counted in {@link #expiredCount()}); {@link #sweep} removes them in bounded steps.
+ */
+public final class Shard
+{
+    /**
+     * Lookup result: the key is not in the table.
+     */
+    public static final int ABSENT = -1;
+    /**
+     * Lookup result: an optimistic read saw memory mid-change.
+     */
+    public static final int INCONSISTENT = -2;
+    /**
+     * Read result: the key is present but expired.
+     */
+    public static final int EXPIRED = -3;
+    /**
+     * Read result: the caller's buffer is too small and cannot grow.
+     */
+    public static final int TOO_SMALL = -4;
+
+    private static final int INITIAL_SLOTS = 16;
+
+    private final StampedLock lock = new StampedLock();
+    private final OffHeapMemory memory;
+    private final EpochClock clock;
+    private final long seed;
+    private final Arena arena;
+    private final EntryCursor moveCursor = new EntryCursor();
+    private IndexTable table;
+    private int count;
+    private int expiring;
+    private long expired;
+    private long rejected;
+    private int sweepCursor;
+
+    /**
+     * An empty shard.
+     *
+     * @param memory where its memory comes from.
+     * @param clock  the store's clock.
+     * @param seed   the store's hash seed.
+     * @throws CapacityExceededException if the budget cannot hold the initial index.
+     */
+    public Shard(final OffHeapMemory memory, final EpochClock clock, final long seed)
+    {
+        this.memory = memory;
+        this.clock = clock;
+        this.seed = seed;
+        this.arena = new Arena(memory);
+        this.table = newTable(INITIAL_SLOTS);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Locks, for multi-key operations that span shards (callers lock shards in ascending index order).
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Takes the write lock.
+     *
+     * @return the stamp for {@link #unlockWrite(long)}.
+     */
+    public long lockWrite()
+    {
+        return lock.writeLock();
+    }
+
+    /**
+     * Releases the write lock.
+     *
+     * @param stamp from {@link #lockWrite()}.
+     */
+    public void unlockWrite(final long stamp)
+    {
+        lock.unlockWrite(stamp);
+    }
+
+    /**
+     * Takes the read lock.
+     *
+     * @return the stamp for {@link #unlockRead(long)}.
+     */
+    public long lockRead()
+    {
+        return lock.readLock();
+    }
+
+    /**
+     * Releases the read lock.
+     *
+     * @param stamp from {@link #lockRead()}.
+     */
+    public void unlockRead(final long stamp)
+    {
+        lock.unlockRead(stamp);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Reads
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Copies a key's value into {@code dst}, or into a new array left in {@code c} when {@code dst} is null.
+     * Any thread.
+     *
+     * @return the value's length or {@link AgniStore#NOT_FOUND}.
+     */
+    public int get(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final long stamp = lock.tryOptimisticRead();
+        int r;
+        if (stamp != 0)
+        {
+            r = readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, c);
+            if (r != INCONSISTENT && lock.validate(stamp))
+            {
+                return finishRead(r, tag, key, keyOffset, keyLength, c);
+            }
+        }
+        final long readStamp = lock.readLock();
+        try
+        {
+            r = readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, c);
+        }
+        finally
+        {
+            lock.unlockRead(readStamp);
+        }
+        if (r == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the read lock");
+        }
+        return finishRead(r, tag, key, keyOffset, keyLength, c);
+    }
+
+    /**
+     * Reads a key's value while the caller holds this shard's read or write lock (for {@code getAll}).
+     *
+     * @return a copy of the value or {@code null}.
+     */
+    public byte[] getLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
+    {
+        final int r = readValue(
+            table, arena.segments(), IndexLayout.tag(hash), key, keyOffset, keyLength, null, 0, c);
+        if (r == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the lock");
+        }
+        return r >= 0 ? c.array : null;
+    }
+
+    /**
+     * The key's expiry state: {@code TTL_KEY_ABSENT}, {@code TTL_NO_EXPIRY} or its absolute expiry time.
+     * Any thread.
+     *
+     * @return the expiry state.
+     */
+    public long expireTime(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.tryOptimisticRead();
+        int r;
+        long result = AgniStore.TTL_KEY_ABSENT;
+        if (stamp != 0)
+        {
+            r = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+            if (r >= 0)
+            {
+                result = e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
+            }
+            if (r != INCONSISTENT && lock.validate(stamp))
+            {
+                return finishExpireTime(result, tag, key, keyOffset, keyLength, c);
+            }
+        }
+        final long readStamp = lock.readLock();
+        try
+        {
+            r = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+            if (r == INCONSISTENT)
+            {
+                throw corrupt("entry unreadable under the read lock");
+            }
+            result = r < 0 ? AgniStore.TTL_KEY_ABSENT : e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
+        }
+        finally
+        {
+            lock.unlockRead(readStamp);
+        }
+        return finishExpireTime(result, tag, key, keyOffset, keyLength, c);
+    }
+
+    private long finishExpireTime(
+        final long result, final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ThreadContext c)
+    {
+        if (result >= 0 && result <= clock.time())
+        {
+            expireIfDue(tag, key, keyOffset, keyLength, c.entry);
+            return AgniStore.TTL_KEY_ABSENT;
+        }
+        return result;
+    }
+
+    private int finishRead(
+        final int r, final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ThreadContext c)
+    {
+        if (r >= 0 || r == ABSENT)
+        {
+            return r;
+        }
+        if (r == EXPIRED)
+        {
+            expireIfDue(tag, key, keyOffset, keyLength, c.entry);
+            return AgniStore.NOT_FOUND;
+        }
+        throw new IndexOutOfBoundsException(
+            "destination too small: value length=" + c.entry.valueLength + ", capacity=" + c.dstCapacity);
+    }
+
+    private int readValue(
+        final IndexTable t, final Segment[] segments, final int tag,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final EntryCursor e = c.entry;
+        final int r = lookup(t, segments, tag, key, keyOffset, keyLength, e);
+        if (r < 0)
+        {
+            return r;
+        }
+        if (e.hasExpiry() && e.expireAt <= clock.time())
+        {
+            return EXPIRED;
+        }
+        final int length = e.valueLength;
+        if (dst == null)
+        {
+            final byte[] copy = new byte[length];
+            e.buffer.getBytes(e.valueOffset, copy);
+            c.array = copy;
+        }
+        else
+        {
+            if (!dst.isExpandable() && (long)dstOffset + length > dst.capacity())
+            {
+                c.dstCapacity = dst.capacity();
+                return TOO_SMALL;
+            }
+            dst.putBytes(dstOffset, e.buffer, e.valueOffset, length);
+        }
+        return length;
+    }
+
+    /**
+     * Probes for a key. Safe on memory that is changing: every slot and header is bounds-checked.
+     *
+     * @return the slot index with {@code e} describing the entry, {@link #ABSENT} or {@link #INCONSISTENT}.
+     */
+    static int lookup(
+        final IndexTable t, final Segment[] segments, final int tag,
+        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int mask = t.mask;
+        int i = tag & mask;
+        for (int probes = 0; probes <= mask; probes++)
+        {
+            final long slot = t.get(i);
+            if (slot == IndexLayout.EMPTY)
+            {
+                return ABSENT;
+            }
+            if (IndexLayout.tagOf(slot) == tag)
+            {
+                final int segmentId = IndexLayout.segmentOf(slot);
+                if (segmentId >= segments.length)
+                {
+                    return INCONSISTENT;
+                }
+                final Segment s = segments[segmentId];
+                if (s == null || !e.wrap(s.buffer, segmentId, IndexLayout.offsetOf(slot)))
+                {
+                    return INCONSISTENT;
+                }
+                if (e.keyEquals(key, keyOffset, keyLength))
+                {
+                    e.slotIndex = i;
+                    e.slot = slot;
+                    return i;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        return INCONSISTENT;
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Writes (each takes the write lock)
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Sets, conditionally, with an expiry mode; optionally copies the previous value out (getAndSet).
+     *
+     * @return for a plain set: 1 if written, 0 if not; with {@code previous}: the previous length or NOT_FOUND.
+     */
+    public int set(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAt,
+        final boolean returnPrevious, final MutableDirectBuffer previous, final int previousOffset,
+        final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            int result = 1;
+            if (returnPrevious)
+            {
+                result = copyPrevious(i, previous, previousOffset, c);
+            }
+            final boolean present = i >= 0;
+            if (condition == SetCondition.IF_ABSENT && present || condition == SetCondition.IF_PRESENT && !present)
+            {
+                return returnPrevious ? result : 0;
+            }
+            final boolean hasExpiry;
+            final long at;
+            switch (expiryMode)
+            {
+                case KEEP:
+                    hasExpiry = present && e.hasExpiry();
+                    at = hasExpiry ? e.expireAt : 0;
+                    break;
+                case AT:
+                    hasExpiry = true;
+                    at = expireAt;
+                    break;
+                default:
+                    hasExpiry = false;
+                    at = 0;
+                    break;
+            }
+            if (hasExpiry && at <= clock.time())
+            {
+                if (present)
+                {
+                    removeAt(i, e);
+                }
+                return result;
+            }
+            put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0, hasExpiry, at,
+                c.fresh);
+            return result;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    private int copyPrevious(final int i, final MutableDirectBuffer previous, final int previousOffset,
+        final ThreadContext c)
+    {
+        if (i < 0)
+        {
+            return AgniStore.NOT_FOUND;
+        }
+        final EntryCursor e = c.entry;
+        if (previous == null)
+        {
+            final byte[] copy = new byte[e.valueLength];
+            e.buffer.getBytes(e.valueOffset, copy);
+            c.array = copy;
+        }
+        else
+        {
+            if (!previous.isExpandable() && (long)previousOffset + e.valueLength > previous.capacity())
+            {
+                throw new IndexOutOfBoundsException("destination too small: value length=" + e.valueLength +
+                    ", capacity=" + previous.capacity());
+            }
+            previous.putBytes(previousOffset, e.buffer, e.valueOffset, e.valueLength);
+        }
+        return e.valueLength;
+    }
+
+    /**
+     * Removes a key, optionally copying its value out first (getAndDelete).
+     *
+     * @return without {@code copy}: 1 if removed, 0 if absent; with it: the value's length or NOT_FOUND.
+     */
+    public int delete(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final boolean copy, final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            if (i < 0)
+            {
+                return copy ? AgniStore.NOT_FOUND : 0;
+            }
+            final int result = copy ? copyPrevious(i, dst, dstOffset, c) : 1;
+            removeAt(i, e);
+            return result;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Reads a value and changes its expiry (getAndExpire).
+     *
+     * @return the value's length or NOT_FOUND.
+     */
+    public int getAndExpire(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ExpiryMode expiryMode, final long expireAt,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        if (expiryMode == ExpiryMode.KEEP)
+        {
+            return get(hash, key, keyOffset, keyLength, dst, dstOffset, c);
+        }
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            if (i < 0)
+            {
+                return AgniStore.NOT_FOUND;
+            }
+            final int result = copyPrevious(i, dst, dstOffset, c);
+            if (expiryMode == ExpiryMode.CLEAR)
+            {
+                if (e.hasExpiry())
+                {
+                    rewrite(tag, i, e, false, 0, c.fresh);
+                }
+            }
+            else if (expireAt <= clock.time())
+            {
+                removeAt(i, e);
+            }
+            else if (e.hasExpiry())
+            {
+                EntryLayout.putExpireAt(e.buffer, e.offset, expireAt);
+            }
+            else
+            {
+                rewrite(tag, i, e, true, expireAt, c.fresh);
+            }
+            return result;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Changes a key's expiry time under a condition (expire); a time not after now removes the key.
+     *
+     * @return whether the key existed and the condition held.
+     */
+    public boolean expire(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final long expireAt, final ExpireCondition condition, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            if (i < 0)
+            {
+                return false;
+            }
+            final boolean has = e.hasExpiry();
+            final boolean allowed;
+            switch (condition)
+            {
+                case IF_NO_EXPIRY:
+                    allowed = !has;
+                    break;
+                case IF_HAS_EXPIRY:
+                    allowed = has;
+                    break;
+                case IF_LATER:
+                    allowed = has && expireAt > e.expireAt;
+                    break;
+                case IF_EARLIER:
+                    allowed = !has || expireAt < e.expireAt;
+                    break;
+                default:
+                    allowed = true;
+                    break;
+            }
+            if (!allowed)
+            {
+                return false;
+            }
+            if (expireAt <= clock.time())
+            {
+                removeAt(i, e);
+            }
+            else if (has)
+            {
+                EntryLayout.putExpireAt(e.buffer, e.offset, expireAt);
+            }
+            else
+            {
+                rewrite(tag, i, e, true, expireAt, c.fresh);
+            }
+            return true;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Removes a key's expiry time (persist).
+     *
+     * @return whether the key existed with an expiry time.
+     */
+    public boolean persist(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            if (i < 0 || !e.hasExpiry())
+            {
+                return false;
+            }
+            rewrite(tag, i, e, false, 0, c.fresh);
+            return true;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Adds {@code delta} to a decimal integer value (incrementBy); keeps the expiry time.
+     *
+     * @return the new value.
+     */
+    public long incrementBy(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long delta,
+        final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            long current = 0;
+            if (i >= 0)
+            {
+                current = DecimalLong.parse(e.buffer, e.valueOffset, e.valueLength);
+            }
+            final long next = DecimalLong.add(current, delta);
+            final UnsafeBuffer digits = c.digits;
+            final int length = DecimalLong.format(next, digits);
+            final boolean hasExpiry = i >= 0 && e.hasExpiry();
+            put(tag, i, e, key, keyOffset, keyLength, digits, 0, length, null, 0, 0, hasExpiry,
+                hasExpiry ? e.expireAt : 0, c.fresh);
+            return next;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Appends bytes to a value (append); keeps the expiry time.
+     *
+     * @return the new length.
+     */
+    public long append(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength, final int maxValueLength,
+        final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = lock.writeLock();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            final int oldLength = i >= 0 ? e.valueLength : 0;
+            final long newLength = (long)oldLength + valueLength;
+            if (newLength > maxValueLength)
+            {
+                throw Limits.valueTooLarge(newLength, maxValueLength);
+            }
+            if (i >= 0 && valueLength == 0)
+            {
+                return oldLength;
+            }
+            final boolean hasExpiry = i >= 0 && e.hasExpiry();
+            if (i >= 0)
+            {
+                put(tag, i, e, key, keyOffset, keyLength, e.buffer, e.valueOffset, oldLength,
+                    value, valueOffset, valueLength, hasExpiry, e.expireAt, c.fresh);
+            }
+            else
+            {
+                put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0, false, 0,
+                    c.fresh);
+            }
+            return newLength;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Multi-key writes: the caller holds the write lock of every shard involved.
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Whether a key is present and live; the caller holds the write lock.
+     *
+     * @return {@code true} if present.
+     */
+    public boolean containsLocked(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final EntryCursor e)
+    {
+        return findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e) >= 0;
+    }
+
+    /**
+     * Grows the table so that {@code newKeys} more keys fit; the caller holds the write lock.
+     *
+     * @throws CapacityExceededException if the budget refuses; nothing visible changed.
+     */
+    public void ensureRoomLocked(final int newKeys)
+    {
+        ensureRoomForNewKeys(newKeys);
+    }
+
+    /**
+     * Writes an entry with no expiry into fresh arena space without linking it into the index; the caller holds
+     * the write lock and later calls {@link #linkLocked} or {@link #abandonLocked}.
+     *
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    public long prepareLocked(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
+        final long location = arena.allocate(length);
+        if (location == Arena.NO_SPACE)
+        {
+            return Arena.NO_SPACE;
+        }
+        final int segmentId = Arena.segmentIdOf(location);
+        final int offset = Arena.offsetOf(location);
+        final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
+        int p = EntryLayout.writeHeader(buffer, offset, false, 0, keyLength, valueLength);
+        buffer.putBytes(p, key, keyOffset, keyLength);
+        p += keyLength;
+        buffer.putBytes(p, value, valueOffset, valueLength);
+        arena.onWritten(segmentId, length);
+        return location;
+    }
+
+    /**
+     * Drops an entry written by {@link #prepareLocked} that will not be linked.
+     */
+    public void abandonLocked(final long location, final int keyLength, final int valueLength)
+    {
+        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
+        arena.onDead(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
+    }
+
+    /**
+     * Links an entry written by {@link #prepareLocked} into the index, replacing the key's current entry.
+     */
+    public void linkLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long location,
+        final EntryCursor e)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+        final long slot = IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location));
+        if (i >= 0)
+        {
+            table.put(i, slot);
+            if (e.hasExpiry())
+            {
+                expiring--;
+            }
+            arena.onDead(e.segmentId, e.offset, e.length);
+        }
+        else
+        {
+            table.insertNew(slot);
+            count++;
+        }
+    }
+
+    /**
+     * Runs compaction if garbage is high; the caller holds the write lock.
+     */
+    public void maybeCompactLocked()
+    {
+        maybeCompact();
+    }
+
+    /**
+     * Counts a write refused by the budget.
+     */
+    public void countRejectedLocked()
+    {
+        rejected++;
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Whole shard
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Removes up to {@code maxSlots} slots' worth of expired entries, continuing where the last sweep stopped.
+     *
+     * @return entries removed.
+     */
+    public int sweep(final int maxSlots, final EntryCursor e)
+    {
+        final long stamp = lock.writeLock();
+        try
+        {
+            if (expiring == 0)
+            {
+                return 0;
+            }
+            final long now = clock.time();
+            final IndexTable t = table;
+            final Segment[] segments = arena.segments();
+            int i = sweepCursor & t.mask;
+            int removed = 0;
+            for (int examined = 0; examined < maxSlots && expiring > 0; examined++)
+            {
+                final long slot = t.get(i);
+                if (slot != IndexLayout.EMPTY)
+                {
+                    final Segment s = segments[IndexLayout.segmentOf(slot)];
+                    if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+                    {
+                        throw corrupt("entry unreadable in sweep");
+                    }
+                    if (e.isExpired(now))
+                    {
+                        removeAt(i, e);
+                        expired++;
+                        removed++;
+                        continue;
+                    }
+                }
+                i = (i + 1) & t.mask;
+            }
+            sweepCursor = i;
+            if (removed > 0)
+            {
+                maybeCompact();
+            }
+            return removed;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * One scan step over home buckets in reverse-binary order (as Redis's {@code dictScan}), which returns every key
+     * present for the whole scan at least once even if the table doubles between steps.
+     *
+     * @param bucketCursor where to continue, 0 to start.
+     * @param buckets      how many buckets to visit at most.
+     * @param pattern      glob pattern or null.
+     * @param keys         where found keys are added.
+     * @return the next bucket cursor, 0 when this shard is done.
+     */
+    public long scan(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
+        final EntryCursor e)
+    {
+        final long stamp = lock.readLock();
+        try
+        {
+            final IndexTable t = table;
+            final Segment[] segments = arena.segments();
+            final long mask = t.mask;
+            final long now = clock.time();
+            long v = bucketCursor;
+            int visited = 0;
+            do
+            {
+                final int bucket = (int)(v & mask);
+                int i = bucket;
+                long slot;
+                while ((slot = t.get(i)) != IndexLayout.EMPTY)
+                {
+                    if (t.home(IndexLayout.tagOf(slot)) == bucket)
+                    {
+                        final Segment s = segments[IndexLayout.segmentOf(slot)];
+                        if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+                        {
+                            throw corrupt("entry unreadable in scan");
+                        }
+                        if (!e.isExpired(now) &&
+                            (pattern == null || GlobMatcher.matches(pattern, e.buffer, e.keyOffset, e.keyLength)))
+                        {
+                            final byte[] k = new byte[e.keyLength];
+                            e.buffer.getBytes(e.keyOffset, k);
+                            keys.add(k);
+                        }
+                    }
+                    i = (i + 1) & t.mask;
+                }
+                v |= ~mask;
+                v = Long.reverse(v);
+                v++;
+                v = Long.reverse(v);
+                visited++;
+            }
+            while (v != 0 && visited < buckets);
+            return v;
+        }
+        finally
+        {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Removes every entry and returns the memory; the next write starts small again.
+     */
+    public void clear()
+    {
+        final long stamp = lock.writeLock();
+        try
+        {
+            arena.releaseAll(false);
+            final IndexTable old = table;
+            table = newTable(INITIAL_SLOTS);
+            memory.retire(old.slots);
+            count = 0;
+            expiring = 0;
+            sweepCursor = 0;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Frees all memory at close; no operation may be in flight.
+     */
+    public void free()
+    {
+        final long stamp = lock.writeLock();
+        try
+        {
+            arena.releaseAll(true);
+            memory.free(table.slots);
+            count = 0;
+            expiring = 0;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Checks the shard's structural invariants under the write lock.
+     *
+     * @throws IllegalStateException naming the first broken invariant.
+     */
+    public void verifyIntegrity(final EntryCursor e, final ThreadContext scratch)
+    {
+        final long stamp = lock.writeLock();
+        try
+        {
+            ShardIntegrity.verify(table, arena, count, expiring, seed, e, scratch);
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Entries in the table (racy read).
+     *
+     * @return the count.
+     */
+    public int count()
+    {
+        return count;
+    }
+
+    /**
+     * Entries with an expiry time (racy read).
+     *
+     * @return the count.
+     */
+    public int expiringCount()
+    {
+        return expiring;
+    }
+
+    /**
+     * Entries removed on expiry (racy read).
+     *
+     * @return the count.
+     */
+    public long expiredCount()
+    {
+        return expired;
+    }
+
+    /**
+     * Writes refused by the budget (racy read).
+     *
+     * @return the count.
+     */
+    public long rejectedCount()
+    {
+        return rejected;
+    }
+
+    /**
+     * Live entry bytes (racy read).
+     *
+     * @return bytes.
+     */
+    public long liveBytes()
+    {
+        return arena.liveBytes();
+    }
+
+    /**
+     * Off-heap bytes this shard holds: table plus segments (racy read).
+     *
+     * @return bytes.
+     */
+    public long heldBytes()
+    {
+        return arena.heldBytes() + table.slots.capacity();
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Internals, all under the write lock
+    // ------------------------------------------------------------------------------------------------------------
+
+    private int findForWrite(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+        if (i == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the write lock");
+        }
+        if (i >= 0 && e.hasExpiry() && e.expireAt <= clock.time())
+        {
+            removeAt(i, e);
+            expired++;
+            return ABSENT;
+        }
+        return i;
+    }
+
+    private void expireIfDue(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final long stamp = lock.writeLock();
+        try
+        {
+            findForWrite(tag, key, keyOffset, keyLength, e);
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    private void removeAt(final int i, final EntryCursor e)
+    {
+        table.removeAt(i);
+        count--;
+        if (e.hasExpiry())
+        {
+            expiring--;
+        }
+        arena.onDead(e.segmentId, e.offset, e.length);
+    }
+
+    private void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry,
+        final long expireAt, final EntryCursor fresh)
+    {
+        put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
+            hasExpiry, expireAt, fresh);
+    }
+
+    /**
+     * Writes a new version of an entry (key, then value part 1 and part 2) and points the index at it: in place
+     * when the length is unchanged, else in fresh arena space. Any capacity failure happens before anything
+     * visible changes.
+     */
+    private void put(
+        final int tag, final int i, final EntryCursor old,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1,
+        final DirectBuffer value2, final int offset2, final int length2,
+        final boolean hasExpiry, final long expireAt, final EntryCursor fresh)
+    {
+        final int valueLength = length1 + length2;
+        final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
+        if (i >= 0 && old.length == length && (old.buffer != key || old.keyOffset == keyOffset))
+        {
+            writeEntry(old.buffer, old.offset, key, keyOffset, keyLength,
+                value1, offset1, length1, value2, offset2, length2, hasExpiry, expireAt);
+            if (old.hasExpiry() != hasExpiry)
+            {
+                expiring += hasExpiry ? 1 : -1;
+            }
+            return;
+        }
+        if (i < 0)
+        {
+            ensureRoomForNewKeys(1);
+        }
+        final long location = arena.allocate(length);
+        if (location == Arena.NO_SPACE)
+        {
+            rejected++;
+            throw capacityExceeded(length);
+        }
+        final int segmentId = Arena.segmentIdOf(location);
+        final int offset = Arena.offsetOf(location);
+        writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
+            value1, offset1, length1, value2, offset2, length2, hasExpiry, expireAt);
+        arena.onWritten(segmentId, length);
+        final long slot = IndexLayout.slot(tag, segmentId, offset);
+        if (i >= 0)
+        {
+            table.put(i, slot);
+            if (old.hasExpiry())
+            {
+                expiring--;
+            }
+            arena.onDead(old.segmentId, old.offset, old.length);
+        }
+        else
+        {
+            table.insertNew(slot);
+            count++;
+        }
+        if (hasExpiry)
+        {
+            expiring++;
+        }
+        maybeCompact();
+    }
+
+    private static void writeEntry(
+        final UnsafeBuffer buffer, final int offset,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1,
+        final DirectBuffer value2, final int offset2, final int length2,
+        final boolean hasExpiry, final long expireAt)
+    {
+        int p = EntryLayout.writeHeader(buffer, offset, hasExpiry, expireAt, keyLength, length1 + length2);
+        if (buffer != key || p != keyOffset)
+        {
+            buffer.putBytes(p, key, keyOffset, keyLength);
+        }
+        p += keyLength;
+        if (buffer != value1 || p != offset1)
+        {
+            buffer.putBytes(p, value1, offset1, length1);
+        }
+        p += length1;
+        if (length2 > 0)
+        {
+            buffer.putBytes(p, value2, offset2, length2);
+        }
+    }
+
+    private void ensureRoomForNewKeys(final int newKeys)
+    {
+        final long needed = (long)count + newKeys;
+        int capacity = table.capacity();
+        if (needed * 4 <= (long)capacity * 3)
+        {
+            return;
+        }
+        while (needed * 4 > (long)capacity * 3)
+        {
+            capacity <<= 1;
+            if (capacity > IndexLayout.MAX_SLOTS || capacity <= 0)
+            {
+                rejected++;
+                throw new CapacityExceededException("shard index full: entries=" + count +
+                    ", max slots per shard=" + IndexLayout.MAX_SLOTS + "; use more shards");
+            }
+        }
+        final UnsafeBuffer buffer = memory.allocate(capacity * IndexLayout.SLOT_BYTES);
+        if (buffer == null)
+        {
+            rejected++;
+            throw capacityExceeded((long)capacity * IndexLayout.SLOT_BYTES);
+        }
+        final IndexTable grown = new IndexTable(buffer, capacity);
+        final IndexTable old = table;
+        for (int j = 0; j <= old.mask; j++)
+        {
+            final long slot = old.get(j);
+            if (slot != IndexLayout.EMPTY)
+            {
+                grown.insertNew(slot);
+            }
+        }
+        table = grown;
+        memory.retire(old.slots);
+    }
+
+    private void maybeCompact()
+    {
+        final long garbage = arena.garbageBytes();
+        if (garbage < Arena.FIRST_SEGMENT_BYTES || garbage * 8 <= arena.regularBytes())
+        {
+            return;
+        }
+        final Segment victim = arena.compactionVictim();
+        if (victim != null)
+        {
+            compact(victim);
+        }
+    }
+
+    private void compact(final Segment victim)
+    {
+        final EntryCursor m = moveCursor;
+        final int end = victim.used();
+        int p = 0;
+        while (p < end && victim.live() > 0)
+        {
+            if (!m.wrap(victim.buffer, victim.id, p))
+            {
+                throw corrupt("entry unreadable in compaction");
+            }
+            final int length = m.length;
+            if (!m.isDead())
+            {
+                final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
+                final long oldSlot = IndexLayout.slot(tag, victim.id, p);
+                final int index = findSlot(oldSlot);
+                final long location = arena.allocate(length);
+                if (location == Arena.NO_SPACE)
+                {
+                    return;
+                }
+                final int segmentId = Arena.segmentIdOf(location);
+                final int offset = Arena.offsetOf(location);
+                arena.segments()[segmentId].buffer.putBytes(offset, victim.buffer, p, length);
+                arena.onWritten(segmentId, length);
+                table.put(index, IndexLayout.slot(tag, segmentId, offset));
+                arena.onMoved(victim, p, length);
+            }
+            p += length;
+        }
+        arena.onCompacted(victim);
+    }
+
+    private int findSlot(final long slot)
+    {
+        final IndexTable t = table;
+        int i = t.home(IndexLayout.tagOf(slot));
+        for (int probes = 0; probes <= t.mask; probes++)
+        {
+            final long s = t.get(i);
+            if (s == slot)
+            {
+                return i;
+            }
+            if (s == IndexLayout.EMPTY)
+            {
+                break;
+            }
+            i = (i + 1) & t.mask;
+        }
+        throw corrupt("live entry not reachable from the index");
+    }
+
+    private IndexTable newTable(final int slots)
+    {
+        final UnsafeBuffer buffer = memory.allocate(slots * IndexLayout.SLOT_BYTES);
+        if (buffer == null)
+        {
+            throw capacityExceeded((long)slots * IndexLayout.SLOT_BYTES);
+        }
+        return new IndexTable(buffer, slots);
+    }
+
+    private CapacityExceededException capacityExceeded(final long requested)
+    {
+        return new CapacityExceededException("memory budget exceeded: requested=" + requested + ", held=" +
+            memory.budget().reserved() + ", budget=" + memory.budget().limit());
+    }
+
+    private static IllegalStateException corrupt(final String what)
+    {
+        return new IllegalStateException("agni shard corrupt: " + what);
+    }
+}

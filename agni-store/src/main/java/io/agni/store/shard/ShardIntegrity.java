@@ -1,0 +1,101 @@
+package io.agni.store.shard;
+
+import io.agni.store.arena.Arena;
+import io.agni.store.arena.EntryCursor;
+import io.agni.store.arena.Segment;
+import io.agni.store.hash.KeyHash;
+import io.agni.store.index.IndexLayout;
+import io.agni.store.index.IndexTable;
+
+/**
+ * The structural invariants of a shard, checked by walking both the index and the arena. For tests and debugging;
+ * the caller holds the shard's write lock.
+ */
+final class ShardIntegrity
+{
+    private ShardIntegrity()
+    {
+    }
+
+    static void verify(
+        final IndexTable table, final Arena arena, final int count, final int expiring, final long seed,
+        final EntryCursor e, final ThreadContext scratch)
+    {
+        final Segment[] segments = arena.segments();
+        int slots = 0;
+        int withExpiry = 0;
+        long liveFromIndex = 0;
+        for (int i = 0; i <= table.mask; i++)
+        {
+            final long slot = table.get(i);
+            if (slot == IndexLayout.EMPTY)
+            {
+                continue;
+            }
+            slots++;
+            final int segmentId = IndexLayout.segmentOf(slot);
+            final Segment s = segmentId < segments.length ? segments[segmentId] : null;
+            check(s != null, "slot " + i + " points at missing segment " + segmentId);
+            check(e.wrap(s.buffer, segmentId, IndexLayout.offsetOf(slot)), "slot " + i + " points at a bad header");
+            check(!e.isDead(), "slot " + i + " points at a dead entry");
+            check(!s.dedicated || IndexLayout.offsetOf(slot) == 0, "dedicated entry not at offset 0");
+            final long hash = KeyHash.hash(e.buffer, e.keyOffset, e.keyLength, seed);
+            check(IndexLayout.tag(hash) == IndexLayout.tagOf(slot), "slot " + i + " tag does not match its key");
+            final int home = table.home(IndexLayout.tagOf(slot));
+            for (int j = home; j != i; j = (j + 1) & table.mask)
+            {
+                check(table.get(j) != IndexLayout.EMPTY, "empty slot " + j + " between home " + home + " and " + i);
+            }
+            final int found = Shard.lookup(table, segments, IndexLayout.tagOf(slot), e.buffer, e.keyOffset,
+                e.keyLength, scratch.fresh);
+            check(found == i, "key at slot " + i + " is reachable at slot " + found + " (duplicate key)");
+            if (e.hasExpiry())
+            {
+                withExpiry++;
+            }
+            liveFromIndex += e.length;
+        }
+        check(slots == count, "count=" + count + " but the index holds " + slots);
+        check(withExpiry == expiring, "expiring=" + expiring + " but the index holds " + withExpiry);
+        check(liveFromIndex == arena.liveBytes(),
+            "live bytes=" + arena.liveBytes() + " but the index reaches " + liveFromIndex);
+        check(arena.sumSegmentLive() == arena.liveBytes(),
+            "segments' live bytes sum to " + arena.sumSegmentLive() + ", arena says " + arena.liveBytes());
+        check(arena.sumSegmentCapacity() == arena.heldBytes(),
+            "segments' capacities sum to " + arena.sumSegmentCapacity() + ", arena holds " + arena.heldBytes());
+
+        int liveEntries = 0;
+        for (int id = 1; id < segments.length; id++)
+        {
+            final Segment s = segments[id];
+            if (s == null)
+            {
+                continue;
+            }
+            check(s.id == id, "segment " + id + " has id " + s.id);
+            int p = 0;
+            int live = 0;
+            while (p < s.used())
+            {
+                check(e.wrap(s.buffer, id, p), "segment " + id + " has a bad header at " + p);
+                if (!e.isDead())
+                {
+                    live += e.length;
+                    liveEntries++;
+                }
+                p += e.length;
+            }
+            check(p == s.used(), "segment " + id + " entries end at " + p + ", used=" + s.used());
+            check(live == s.live(), "segment " + id + " live=" + s.live() + " but its entries hold " + live);
+        }
+        check(liveEntries == count, "arena holds " + liveEntries + " live entries, count=" + count);
+    }
+
+    private static void check(final boolean condition, final String message)
+    {
+        if (!condition)
+        {
+            throw new IllegalStateException("integrity: " + message);
+        }
+    }
+}

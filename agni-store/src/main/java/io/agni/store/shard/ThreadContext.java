@@ -1,0 +1,69 @@
+package io.agni.store.shard;
+
+import io.agni.store.arena.EntryCursor;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The per-thread working state of one store: cursors, scratch buffers, an in-flight marker and counters, so that
+ * operations allocate nothing and count hits without sharing a cache line between threads.
+ *
+ * <h2>Concurrency</h2>
+ * Every field is written only by the owning thread. {@link #inFlight} is published with release/opaque stores and
+ * a full fence (see {@code OperationGate}); {@link #hits} and {@link #misses} are plain counters that
+ * {@code stats()} reads racily (a snapshot may be a few operations old, never torn on a 64-bit JVM).
+ */
+public final class ThreadContext
+{
+    /**
+     * The entry a lookup found.
+     */
+    public final EntryCursor entry = new EntryCursor();
+    /**
+     * Scratch cursor for a new version of an entry.
+     */
+    public final EntryCursor fresh = new EntryCursor();
+    /**
+     * Scratch for formatting a 64-bit decimal.
+     */
+    public final UnsafeBuffer digits = new UnsafeBuffer(new byte[DecimalLong.MAX_LENGTH]);
+    /**
+     * Wraps a caller's {@code byte[]} key.
+     */
+    public final UnsafeBuffer keyWrapper = new UnsafeBuffer(new byte[0]);
+    /**
+     * Wraps a caller's {@code byte[]} value.
+     */
+    public final UnsafeBuffer valueWrapper = new UnsafeBuffer(new byte[0]);
+    /**
+     * The owning thread, to prune contexts of threads that ended.
+     */
+    public final Thread owner;
+    /**
+     * A value copied out as a new array.
+     */
+    public byte[] array;
+    /**
+     * The capacity of a destination that was too small, for the exception message.
+     */
+    public int dstCapacity;
+    /**
+     * Reads that found a live entry.
+     */
+    public long hits;
+    /**
+     * Reads that found none.
+     */
+    public long misses;
+    /**
+     * Operations of this thread in flight; see {@code OperationGate}.
+     */
+    public volatile int inFlight;
+
+    /**
+     * A context for the current thread.
+     */
+    public ThreadContext()
+    {
+        this.owner = Thread.currentThread();
+    }
+}
