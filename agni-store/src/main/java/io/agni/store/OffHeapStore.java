@@ -56,11 +56,15 @@ public final class OffHeapStore implements AgniStore
     private static final Logger LOG = LoggerFactory.getLogger(OffHeapStore.class);
     private static final AtomicInteger STORE_IDS = new AtomicInteger();
     private static final int SWEEP_SLOTS_PER_STEP = 256;
+    /**
+     * A key's shard comes from hash bits 48 to 63 (at most 2^16 shards), its index slot from the low bits.
+     */
+    private static final int SHARD_HASH_SHIFT = 48;
     private static final int SWEEP_STEPS_PER_TICK = 16;
 
     private final StoreConfig config;
     private final Shard[] shards;
-    private final int shardShift;
+    private final int shardMask;
     private final long seed;
     private final MemoryBudget budget;
     private final EpochClock clock;
@@ -83,7 +87,7 @@ public final class OffHeapStore implements AgniStore
         this.gate = new OperationGate(name);
         final OffHeapMemory memory = new OffHeapMemory(budget);
         this.shards = new Shard[config.shards()];
-        this.shardShift = 64 - Integer.numberOfTrailingZeros(config.shards());
+        this.shardMask = config.shards() - 1;
         try
         {
             for (int i = 0; i < shards.length; i++)
@@ -967,7 +971,7 @@ public final class OffHeapStore implements AgniStore
 
     int shardIndex(final long hash)
     {
-        return shardShift == 64 ? 0 : (int)(hash >>> shardShift);
+        return (int)(hash >>> SHARD_HASH_SHIFT) & shardMask;
     }
 
     Shard shard(final long hash)

@@ -5,20 +5,19 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A seeded 64-bit hash of a byte string, read eight bytes at a time (the xxHash64 round and avalanche, with a
- * simpler stripe loop). Each store draws its own seed, so keys that collide in one store cannot be computed in
- * advance for another.
+ * A seeded 64-bit hash of a byte string in the style of wyhash: the input is read eight bytes at a time and folded
+ * with 64 x 64 -> 128-bit multiplications ({@link Math#multiplyHigh}), whose two halves are XORed. A key of up to
+ * 16 bytes costs two loads and two multiplications. Each store draws its own seed, so keys that collide in one store
+ * cannot be computed in advance for another.
  * <p>
  * The store takes a key's shard from the high bits and its index slot from the low bits
- * (docs/architecture.md, "Sharding"); the final avalanche makes both well distributed.
+ * (docs/architecture.md, "Sharding"); the final fold mixes every input bit into both.
  */
 public final class KeyHash
 {
-    private static final long P1 = 0x9E3779B185EBCA87L;
-    private static final long P2 = 0xC2B2AE3D27D4EB4FL;
-    private static final long P3 = 0x165667B19E3779F9L;
-    private static final long P4 = 0x85EBCA77C2B2AE63L;
-    private static final long P5 = 0x27D4EB2F165667C5L;
+    private static final long P0 = 0xA0761D6478BD642FL;
+    private static final long P1 = 0xE7037ED1A0B428DBL;
+    private static final long P2 = 0x8EBC6AF09C88C6E3L;
 
     private KeyHash()
     {
@@ -35,44 +34,56 @@ public final class KeyHash
      */
     public static long hash(final DirectBuffer buffer, final int offset, final int length, final long seed)
     {
-        long h = seed + P5 + length;
-        int i = 0;
-        final int longsEnd = length & ~7;
-        while (i < longsEnd)
+        long state = seed ^ P0;
+        final long a;
+        final long b;
+        if (length <= 16)
         {
-            final long k = round(buffer.getLong(offset + i, ByteOrder.LITTLE_ENDIAN));
-            h ^= k;
-            h = Long.rotateLeft(h, 27) * P1 + P4;
-            i += 8;
+            if (length >= 8)
+            {
+                a = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+                b = buffer.getLong(offset + length - 8, ByteOrder.LITTLE_ENDIAN);
+            }
+            else if (length >= 4)
+            {
+                a = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
+                b = buffer.getInt(offset + length - 4, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
+            }
+            else if (length > 0)
+            {
+                a = ((buffer.getByte(offset) & 0xFFL) << 16) |
+                    ((buffer.getByte(offset + (length >> 1)) & 0xFFL) << 8) |
+                    (buffer.getByte(offset + length - 1) & 0xFFL);
+                b = 0;
+            }
+            else
+            {
+                a = 0;
+                b = 0;
+            }
         }
-        if (i + 4 <= length)
+        else
         {
-            h ^= (buffer.getInt(offset + i, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL) * P1;
-            h = Long.rotateLeft(h, 23) * P2 + P3;
-            i += 4;
+            int i = 0;
+            int remaining = length;
+            while (remaining > 16)
+            {
+                state = fold(
+                    buffer.getLong(offset + i, ByteOrder.LITTLE_ENDIAN) ^ P1,
+                    buffer.getLong(offset + i + 8, ByteOrder.LITTLE_ENDIAN) ^ state);
+                i += 16;
+                remaining -= 16;
+            }
+            a = buffer.getLong(offset + length - 16, ByteOrder.LITTLE_ENDIAN);
+            b = buffer.getLong(offset + length - 8, ByteOrder.LITTLE_ENDIAN);
         }
-        while (i < length)
-        {
-            h ^= (buffer.getByte(offset + i) & 0xFFL) * P5;
-            h = Long.rotateLeft(h, 11) * P1;
-            i++;
-        }
-        return avalanche(h);
+        final long x = a ^ P1;
+        final long y = b ^ state;
+        return fold((x * y) ^ P0 ^ length, Math.multiplyHigh(x, y) ^ P2);
     }
 
-    private static long round(final long input)
+    private static long fold(final long x, final long y)
     {
-        return Long.rotateLeft(input * P2, 31) * P1;
-    }
-
-    private static long avalanche(final long hash)
-    {
-        long h = hash;
-        h ^= h >>> 33;
-        h *= P2;
-        h ^= h >>> 29;
-        h *= P3;
-        h ^= h >>> 32;
-        return h;
+        return (x * y) ^ Math.multiplyHigh(x, y);
     }
 }

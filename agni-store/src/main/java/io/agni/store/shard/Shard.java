@@ -152,7 +152,29 @@ public final class Shard
         int r;
         if (stamp != 0)
         {
-            r = readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, c);
+            final Segment[] segments = arena.segments();
+            final long found = dst == null ? FastRead.SLOW_PATH :
+                FastRead.findValue(table, segments, tag, key, keyOffset, keyLength);
+            if (found >= 0)
+            {
+                r = FastRead.valueLengthOf(found);
+                if (!dst.isExpandable() && (long)dstOffset + r > dst.capacity())
+                {
+                    r = FastRead.SLOW_PATH;
+                }
+                else
+                {
+                    dst.putBytes(dstOffset, segments[FastRead.segmentIdOf(found)].buffer, FastRead.valueAtOf(found), r);
+                }
+            }
+            else
+            {
+                r = (int)found;
+            }
+            if (r == FastRead.SLOW_PATH || r == INCONSISTENT)
+            {
+                r = readValue(table, segments, tag, key, keyOffset, keyLength, dst, dstOffset, c);
+            }
             if (r != INCONSISTENT && lock.validate(stamp))
             {
                 return finishRead(r, tag, key, keyOffset, keyLength, c);
