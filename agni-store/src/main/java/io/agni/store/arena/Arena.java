@@ -147,10 +147,65 @@ public final class Arena
         }
         regularLive -= length;
         EntryLayout.markDead(s.buffer, offset);
-        if (s.live == 0 && s != head)
+        if (s.live == 0)
         {
-            recycle(s);
+            if (s != head)
+            {
+                recycle(s);
+            }
+            else
+            {
+                s.used = 0;
+            }
         }
+    }
+
+    /**
+     * The regular segment with the most bytes that are not live (garbage plus free tail), other than one excluded
+     * segment: where compaction in place wins the most room.
+     *
+     * @param excludedId a segment id to skip (0 for none).
+     * @return the segment, or {@code null} if there is none.
+     */
+    public Segment mostReclaimable(final int excludedId)
+    {
+        Segment best = null;
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null && !s.dedicated && s != spare && i != excludedId &&
+                (best == null || s.capacity() - s.live > best.capacity() - best.live))
+            {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Records that a segment's live entries were slid to its start, leaving {@code used} bytes in use, and makes
+     * it the head if its free tail is now larger than the head's.
+     *
+     * @param s    the segment compacted in place.
+     * @param used the bytes its live entries now take.
+     */
+    public void onCompactedInPlace(final Segment s, final int used)
+    {
+        s.used = used;
+        if (head == null || s.capacity() - used > head.capacity() - head.used)
+        {
+            head = s;
+        }
+    }
+
+    /**
+     * Free bytes at the end of the head segment.
+     *
+     * @return bytes an entry can use without a new segment.
+     */
+    public int headFree()
+    {
+        return head == null ? 0 : head.capacity() - head.used;
     }
 
     /**

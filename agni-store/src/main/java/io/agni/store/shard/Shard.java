@@ -830,7 +830,9 @@ public final class Shard
             final Segment[] segments = arena.segments();
             int i = sweepCursor & t.mask;
             int removed = 0;
-            for (int examined = 0; examined < maxSlots && expiring > 0; examined++)
+            int examined = 0;
+            final int limit = Math.min(maxSlots, t.capacity());
+            while (examined < limit && expiring > 0)
             {
                 final long slot = t.get(i);
                 if (slot != IndexLayout.EMPTY)
@@ -849,6 +851,7 @@ public final class Shard
                     }
                 }
                 i = (i + 1) & t.mask;
+                examined++;
             }
             sweepCursor = i;
             if (removed > 0)
@@ -1124,7 +1127,11 @@ public final class Shard
         {
             ensureRoomForNewKeys(1);
         }
-        final long location = arena.allocate(length);
+        long location = arena.allocate(length);
+        if (location == Arena.NO_SPACE && reclaimInPlace(length, i >= 0 ? old.segmentId : 0))
+        {
+            location = arena.allocate(length);
+        }
         if (location == Arena.NO_SPACE)
         {
             rejected++;
@@ -1265,6 +1272,60 @@ public final class Shard
             p += length;
         }
         arena.onCompacted(victim);
+    }
+
+    /**
+     * When the budget refuses a new segment, makes room for a regular entry without one: slides the live entries of
+     * the segment with the most non-live bytes to its start and appends at its freed tail. The segment holding the
+     * entry being replaced is left alone, since the caller still reads it.
+     *
+     * @return whether the head now has room for {@code length} bytes.
+     */
+    private boolean reclaimInPlace(final int length, final int excludedSegmentId)
+    {
+        if (length > Arena.LARGE_ENTRY_BYTES)
+        {
+            return false;
+        }
+        for (int attempt = 0; attempt < 4 && arena.headFree() < length; attempt++)
+        {
+            final Segment victim = arena.mostReclaimable(excludedSegmentId);
+            if (victim == null || victim.capacity() - victim.live() < length)
+            {
+                return false;
+            }
+            compactInPlace(victim);
+        }
+        return arena.headFree() >= length;
+    }
+
+    private void compactInPlace(final Segment victim)
+    {
+        final EntryCursor m = moveCursor;
+        final int end = victim.used();
+        int read = 0;
+        int write = 0;
+        while (read < end)
+        {
+            if (!m.wrap(victim.buffer, victim.id, read))
+            {
+                throw corrupt("entry unreadable in compaction");
+            }
+            final int length = m.length;
+            if (!m.isDead())
+            {
+                if (write != read)
+                {
+                    final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
+                    final int index = findSlot(IndexLayout.slot(tag, victim.id, read));
+                    victim.buffer.putBytes(write, victim.buffer, read, length);
+                    table.put(index, IndexLayout.slot(tag, victim.id, write));
+                }
+                write += length;
+            }
+            read += length;
+        }
+        arena.onCompactedInPlace(victim, write);
     }
 
     private int findSlot(final long slot)
