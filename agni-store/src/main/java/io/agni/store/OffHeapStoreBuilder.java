@@ -46,6 +46,12 @@ public final class OffHeapStoreBuilder
     {
     }
 
+    private IllegalArgumentException limitsOverBudget(final int keyLimit, final int valueLimit)
+    {
+        return new IllegalArgumentException("maxKeyLength + maxValueLength exceed maxMemory: maxKeyLength=" +
+            keyLimit + ", maxValueLength=" + valueLimit + ", maxMemory=" + maxMemoryBytes);
+    }
+
     /**
      * The default shard count: the next power of two at or above four times the available processors, at most 256.
      *
@@ -96,7 +102,8 @@ public final class OffHeapStoreBuilder
     }
 
     /**
-     * The longest key accepted, in bytes (default 512 MiB, or less when the budget is smaller).
+     * The longest key accepted, in bytes. Default 512 MiB; when the budget cannot hold the default key and value
+     * limits together, a limit left at its default shrinks to fit (half the budget each if neither is set).
      *
      * @param length the limit, at least 1.
      * @return this builder.
@@ -190,18 +197,26 @@ public final class OffHeapStoreBuilder
         int valueLimit = maxValueLength;
         if ((long)keyLimit + valueLimit > maxMemoryBytes)
         {
-            if (maxKeyLengthSet && maxValueLengthSet || (maxKeyLengthSet || maxValueLengthSet) && maxMemorySet)
+            if (maxKeyLengthSet && maxValueLengthSet)
             {
-                throw new IllegalArgumentException("maxKeyLength + maxValueLength exceed maxMemory: maxKeyLength=" +
-                    keyLimit + ", maxValueLength=" + valueLimit + ", maxMemory=" + maxMemoryBytes);
+                throw limitsOverBudget(keyLimit, valueLimit);
             }
-            final int cap = (int)Math.min(Integer.MAX_VALUE, maxMemoryBytes / 2);
-            keyLimit = maxKeyLengthSet ? keyLimit : Math.min(keyLimit, cap);
-            valueLimit = maxValueLengthSet ? valueLimit : Math.min(valueLimit, cap);
-            if ((long)keyLimit + valueLimit > maxMemoryBytes)
+            if (maxKeyLengthSet)
             {
-                throw new IllegalArgumentException("maxKeyLength + maxValueLength exceed maxMemory: maxKeyLength=" +
-                    keyLimit + ", maxValueLength=" + valueLimit + ", maxMemory=" + maxMemoryBytes);
+                valueLimit = (int)Math.max(-1, maxMemoryBytes - keyLimit);
+            }
+            else if (maxValueLengthSet)
+            {
+                keyLimit = (int)Math.max(0, maxMemoryBytes - valueLimit);
+            }
+            else
+            {
+                keyLimit = (int)Math.min(keyLimit, maxMemoryBytes / 2);
+                valueLimit = (int)Math.min(valueLimit, maxMemoryBytes / 2);
+            }
+            if (keyLimit < 1 || valueLimit < 0)
+            {
+                throw limitsOverBudget(maxKeyLength, maxValueLength);
             }
         }
 

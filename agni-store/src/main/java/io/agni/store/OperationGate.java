@@ -5,8 +5,8 @@ import io.agni.store.shard.ThreadContext;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -40,9 +40,10 @@ final class OperationGate
 
     private final String name;
     private final ThreadLocal<ThreadContext> local = ThreadLocal.withInitial(this::register);
-    private final List<ThreadContext> contexts = new ArrayList<>();
-    private long endedHits;
-    private long endedMisses;
+    private final List<ThreadContext> contexts = new CopyOnWriteArrayList<>();
+    private final Object registry = new Object();
+    private volatile long endedHits;
+    private volatile long endedMisses;
     private volatile boolean closed;
 
     OperationGate(final String name)
@@ -89,7 +90,8 @@ final class OperationGate
     }
 
     /**
-     * Refuses new operations and waits for those in flight.
+     * Refuses new operations and waits for those in flight. Nothing an operation calls may take this gate's
+     * monitor, or close would wait for an operation that waits for close.
      *
      * @return {@code false} if the gate was already closed.
      */
@@ -100,8 +102,7 @@ final class OperationGate
             return false;
         }
         closed = true;
-        final List<ThreadContext> snapshot = new ArrayList<>(contexts);
-        for (final ThreadContext c : snapshot)
+        for (final ThreadContext c : contexts)
         {
             long parkNanos = 1_000;
             while ((int)IN_FLIGHT.getVolatile(c) != 0)
@@ -118,7 +119,7 @@ final class OperationGate
      *
      * @return the sum.
      */
-    synchronized long hits()
+    long hits()
     {
         long sum = endedHits;
         for (final ThreadContext c : contexts)
@@ -133,7 +134,7 @@ final class OperationGate
      *
      * @return the sum.
      */
-    synchronized long misses()
+    long misses()
     {
         long sum = endedMisses;
         for (final ThreadContext c : contexts)
@@ -143,20 +144,22 @@ final class OperationGate
         return sum;
     }
 
-    private synchronized ThreadContext register()
+    private ThreadContext register()
     {
-        contexts.removeIf(c ->
+        synchronized (registry)
         {
-            if (!c.owner.isAlive() && c.inFlight == 0)
+            for (final ThreadContext c : contexts)
             {
-                endedHits += c.hits;
-                endedMisses += c.misses;
-                return true;
+                if (!c.owner.isAlive() && c.inFlight == 0)
+                {
+                    endedHits += c.hits;
+                    endedMisses += c.misses;
+                    contexts.remove(c);
+                }
             }
-            return false;
-        });
-        final ThreadContext c = new ThreadContext();
-        contexts.add(c);
-        return c;
+            final ThreadContext c = new ThreadContext();
+            contexts.add(c);
+            return c;
+        }
     }
 }

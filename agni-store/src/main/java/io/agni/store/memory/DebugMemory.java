@@ -24,6 +24,7 @@ public final class DebugMemory
 
     private static final Map<UnsafeBuffer, Throwable> LIVE = new IdentityHashMap<>();
     private static final Map<UnsafeBuffer, Throwable> RELEASED = new IdentityHashMap<>();
+    private static final Map<UnsafeBuffer, Throwable> REPORTED = new IdentityHashMap<>();
 
     private DebugMemory()
     {
@@ -46,7 +47,7 @@ public final class DebugMemory
         {
             synchronized (LIVE)
             {
-                if (LIVE.remove(buffer) == null)
+                if (LIVE.remove(buffer) == null && REPORTED.remove(buffer) == null)
                 {
                     final Throwable first = RELEASED.get(buffer);
                     throw new IllegalStateException(
@@ -76,8 +77,9 @@ public final class DebugMemory
     }
 
     /**
-     * Fails if any allocation is outstanding, listing each with the stack that made it, and forgets them so that
-     * one leaking test does not fail every later one.
+     * Fails if any allocation is outstanding, listing each with the stack that made it. Reported allocations are
+     * set aside, so that one leaking test does not fail every later one, and releasing them later is not taken for
+     * a double free.
      *
      * @throws AssertionError if memory leaked.
      */
@@ -91,6 +93,7 @@ public final class DebugMemory
         synchronized (LIVE)
         {
             leaks = new ArrayList<>(LIVE.values());
+            REPORTED.putAll(LIVE);
             LIVE.clear();
             RELEASED.clear();
         }

@@ -1,0 +1,106 @@
+package io.agni.store;
+
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import io.agni.api.StoreStats;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reclaiming expired entries: {@link OffHeapStore#sweepExpired()} removes exactly the expired ones and counts them,
+ * and the background sweep gets to them without any access.
+ */
+class ExpirySweepTest
+{
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void sweepReclaimsExactlyTheExpiredEntries()
+    {
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = TestStores.builder(4, clock).build())
+        {
+            for (int i = 0; i < 300; i++)
+            {
+                store.set(bytes("soon:" + i), new byte[100], SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 10);
+                store.set(bytes("later:" + i), new byte[100], SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 1000);
+                store.set(bytes("never:" + i), new byte[100]);
+            }
+            final long liveBytesBefore = store.stats().liveEntryBytes();
+            clock.advance(10);
+
+            assertEquals(300, store.sweepExpired());
+
+            final StoreStats stats = store.stats();
+            assertEquals(600, store.size());
+            assertEquals(600, stats.entries());
+            assertEquals(300, stats.entriesWithExpiry());
+            assertEquals(300, stats.expired());
+            assertTrue(stats.liveEntryBytes() < liveBytesBefore, "reclaimed bytes no longer count as live");
+            assertEquals(0, store.sweepExpired(), "nothing left to reclaim at this instant");
+            assertTrue(store.exists(bytes("later:7")));
+            assertTrue(store.exists(bytes("never:7")));
+            store.verifyIntegrity();
+
+            clock.advance(990);
+            assertEquals(300, store.sweepExpired());
+            assertEquals(300, store.size());
+            assertEquals(0, store.stats().entriesWithExpiry());
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void sweepOfAStoreWithoutExpiredEntriesReclaimsNothing()
+    {
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = TestStores.builder(2, clock).build())
+        {
+            assertEquals(0, store.sweepExpired(), "empty store");
+            store.set(bytes("a"), bytes("1"));
+            store.set(bytes("b"), bytes("2"), SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 1000);
+
+            assertEquals(0, store.sweepExpired());
+            assertEquals(2, store.size());
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void backgroundSweepReclaimsExpiredEntriesWithoutAnyAccess() throws InterruptedException
+    {
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = TestStores.builder(4, clock).expirySweepInterval(1, TimeUnit.MILLISECONDS).build())
+        {
+            for (int i = 0; i < 200; i++)
+            {
+                store.set(bytes("k" + i), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 10);
+            }
+            store.set(bytes("stays"), bytes("v"));
+            clock.advance(10);
+
+            // bounded wait for an eventual effect; nothing here depends on how fast the sweep is
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (store.size() > 1 && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+
+            assertEquals(1, store.size(), "expired entries left after 20 s of background sweeping");
+            assertEquals(200, store.stats().expired());
+            store.verifyIntegrity();
+        }
+    }
+
+    private static byte[] bytes(final String text)
+    {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,299 @@
+package io.agni.store;
+
+import io.agni.api.ExpiryMode;
+import io.agni.api.NotAnIntegerException;
+import io.agni.api.SetCondition;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+
+/**
+ * Lincheck: the single-key operations of a two-shard store are linearizable, checked against
+ * {@link SequentialStore} over keys 1..3 (so that operations collide) under the stress and the model-checking
+ * strategies.
+ * <p>
+ * Lincheck creates a fresh {@link Target} per scenario run; opening an off-heap store each time would cost more than
+ * the scenario (and Lincheck has no hook to close it), so every target shares the one store the test opens, and
+ * clears it when created (nothing else runs on the store then). The test closes the store when Lincheck is done.
+ */
+@Tag("concurrency")
+class LinearizabilityTest
+{
+    @BeforeEach
+    void openSharedStore()
+    {
+        SharedStore.store = TestStores.builder(2, TestStores.clock()).maxMemory(4L * 1024 * 1024).build();
+    }
+
+    @AfterEach
+    void closeSharedStore()
+    {
+        SharedStore.store.close();
+        SharedStore.store = null;
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void singleKeyOperationsAreLinearizableUnderStress()
+    {
+        final StressOptions options = new StressOptions()
+            .iterations(6)
+            .invocationsPerIteration(200)
+            .threads(3)
+            .actorsPerThread(3)
+            .actorsBefore(2)
+            .actorsAfter(1)
+            .sequentialSpecification(SequentialStore.class);
+        COLLISIONS.forEach(options::addCustomScenario);
+        options.check(Target.class);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void singleKeyOperationsAreLinearizableUnderModelChecking()
+    {
+        final ModelCheckingOptions options = new ModelCheckingOptions()
+            .addGuarantee(forClasses(LinearizabilityTest::outsideTheModel).allMethods().ignore())
+            .iterations(2)
+            .invocationsPerIteration(60)
+            .threads(2)
+            .actorsPerThread(3)
+            .actorsBefore(2)
+            .actorsAfter(1)
+            .sequentialSpecification(SequentialStore.class);
+        COLLISIONS.forEach(options::addCustomScenario);
+        options.check(Target.class);
+    }
+
+    /**
+     * The code the model checker must run without analysing it.
+     * <ul>
+     * <li>Agrona's buffers only move bytes to and from off-heap memory, which Lincheck cannot see anyway, and Lincheck
+     * 3.7 fails on their interface constant {@code SHOULD_BOUNDS_CHECK}.</li>
+     * <li>The model checker snapshots the objects reachable from the static fields an invocation reads and restores
+     * them after it. Restoring the store's Java-side state while its off-heap memory moved on would corrupt it, and
+     * restoring {@code DebugMemory}'s registry would make it report false double frees; so the store is handed over
+     * by {@link SharedStore} and {@code DebugMemory} runs unanalysed, outside the snapshot.</li>
+     * </ul>
+     */
+    private static boolean outsideTheModel(final String className)
+    {
+        return className.startsWith("org.agrona.") ||
+            className.equals(SharedStore.class.getName()) ||
+            className.equals("io.agni.store.memory.DebugMemory");
+    }
+
+    /**
+     * Holds the store every {@link Target} shares, outside the model checker's view.
+     */
+    public static final class SharedStore
+    {
+        private static volatile OffHeapStore store;
+
+        private SharedStore()
+        {
+        }
+
+        static OffHeapStore get()
+        {
+            return store;
+        }
+    }
+
+    /**
+     * Scenarios that Lincheck's random generator finds only now and then: two threads racing on one key with the
+     * same read-modify-write operation, then a read of the result.
+     */
+    private static final List<ExecutionScenario> COLLISIONS = List.of(
+        collision(actor("set", 1, 1), actor("incrementBy", 1, 1), actor("incrementBy", 1, 2)),
+        collision(actor("set", 1, 1), actor("append", 1, 2), actor("append", 1, 3)),
+        collision(actor("delete", 1), actor("setIfAbsent", 1, 0), actor("setIfAbsent", 1, 1)),
+        collision(actor("set", 1, 0), actor("getAndSet", 1, 1), actor("getAndSet", 1, 2)),
+        collision(actor("set", 1, 3), actor("getAndDelete", 1), actor("getAndDelete", 1)),
+        collision(actor("set", 1, 2), actor("getAndDelete", 1), actor("incrementBy", 1, 1)));
+
+    private static ExecutionScenario collision(final Actor initial, final Actor first, final Actor second)
+    {
+        return new ExecutionScenario(
+            List.of(initial), List.of(List.of(first), List.of(second)), List.of(actor("get", 1)), null);
+    }
+
+    private static Actor actor(final String operation, final Object... args)
+    {
+        for (final Method method : Target.class.getMethods())
+        {
+            if (method.getName().equals(operation))
+            {
+                return new Actor(method, List.of(args));
+            }
+        }
+        throw new IllegalArgumentException("no operation " + operation);
+    }
+
+    /**
+     * The values the operations write: integers (so increments succeed) and non-integers (so they fail).
+     */
+    static final String[] VALUES = {"0", "1", "12", "x", "", "-7"};
+
+    static byte[] key(final int key)
+    {
+        return new byte[] {'k', (byte)('0' + key)};
+    }
+
+    static byte[] value(final int value)
+    {
+        return VALUES[value].getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static String text(final byte[] bytes)
+    {
+        return bytes == null ? null : new String(bytes, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The operations under test, on the shared store. Results are strings and numbers, so that Lincheck compares
+     * them by value.
+     */
+    @Param(name = "key", gen = IntGen.class, conf = "1:3")
+    @Param(name = "value", gen = IntGen.class, conf = "0:5")
+    @Param(name = "delta", gen = IntGen.class, conf = "-2:2")
+    public static class Target
+    {
+        private final OffHeapStore store = SharedStore.get();
+
+        public Target()
+        {
+            store.clear();
+        }
+
+        @Operation
+        public String get(@Param(name = "key") final int key)
+        {
+            return text(store.get(key(key)));
+        }
+
+        @Operation
+        public void set(@Param(name = "key") final int key, @Param(name = "value") final int value)
+        {
+            store.set(key(key), value(value));
+        }
+
+        @Operation
+        public boolean setIfAbsent(@Param(name = "key") final int key, @Param(name = "value") final int value)
+        {
+            return store.set(key(key), value(value), SetCondition.IF_ABSENT, ExpiryMode.CLEAR, 0);
+        }
+
+        @Operation
+        public boolean delete(@Param(name = "key") final int key)
+        {
+            return store.delete(key(key));
+        }
+
+        @Operation
+        public String incrementBy(@Param(name = "key") final int key, @Param(name = "delta") final int delta)
+        {
+            try
+            {
+                return Long.toString(store.incrementBy(key(key), delta));
+            }
+            catch (final NotAnIntegerException ex)
+            {
+                return "not an integer";
+            }
+        }
+
+        @Operation
+        public long append(@Param(name = "key") final int key, @Param(name = "value") final int value)
+        {
+            return store.append(key(key), value(value));
+        }
+
+        @Operation
+        public String getAndSet(@Param(name = "key") final int key, @Param(name = "value") final int value)
+        {
+            return text(store.getAndSet(key(key), value(value), SetCondition.ALWAYS, ExpiryMode.CLEAR, 0));
+        }
+
+        @Operation
+        public String getAndDelete(@Param(name = "key") final int key)
+        {
+            return text(store.getAndDelete(key(key)));
+        }
+    }
+
+    /**
+     * The sequential specification: a {@link HashMap} with the same operations.
+     */
+    public static class SequentialStore
+    {
+        private final Map<Integer, String> map = new HashMap<>();
+
+        public String get(final int key)
+        {
+            return map.get(key);
+        }
+
+        public void set(final int key, final int value)
+        {
+            map.put(key, VALUES[value]);
+        }
+
+        public boolean setIfAbsent(final int key, final int value)
+        {
+            return map.putIfAbsent(key, VALUES[value]) == null;
+        }
+
+        public boolean delete(final int key)
+        {
+            return map.remove(key) != null;
+        }
+
+        public String incrementBy(final int key, final int delta)
+        {
+            final String old = map.getOrDefault(key, "0");
+            if (!old.matches("0|-?[1-9][0-9]{0,18}"))
+            {
+                return "not an integer";
+            }
+            final String sum = Long.toString(Long.parseLong(old) + delta);
+            map.put(key, sum);
+            return sum;
+        }
+
+        public long append(final int key, final int value)
+        {
+            final String joined = map.getOrDefault(key, "") + VALUES[value];
+            map.put(key, joined);
+            return joined.length();
+        }
+
+        public String getAndSet(final int key, final int value)
+        {
+            return map.put(key, VALUES[value]);
+        }
+
+        public String getAndDelete(final int key)
+        {
+            return map.remove(key);
+        }
+    }
+}

@@ -1,0 +1,426 @@
+package io.agni.store;
+
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import io.agni.store.memory.DebugMemoryLeakCheck;
+import io.agni.testsupport.ByteArrayKey;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.state.Action;
+import net.jqwik.api.state.ActionChain;
+import net.jqwik.api.state.Transformer;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import static io.agni.store.ModelRun.at3;
+import static io.agni.store.ModelRun.copied;
+import static io.agni.store.ModelRun.same;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Model-based test: random chains of every primitive, time moves and sweeps, run on a store and on a
+ * {@link StoreModel}, with every result compared and the invariants checked after each step. Eight keys, so that
+ * keys collide, are overwritten, expire and come back; values from empty to 300 bytes, integers, and now and then
+ * 70 KiB (the large-entry path).
+ */
+class StoreModelBasedTest
+{
+    private static final List<ByteArrayKey> KEYS = List.of(
+        ByteArrayKey.of(""), ByteArrayKey.of("a"), ByteArrayKey.of("k2"), ByteArrayKey.of("key-3"),
+        ByteArrayKey.of("\0"), ByteArrayKey.of("\r\n"), ByteArrayKey.of("a-longer-key-of-forty-bytes-for-paths--6"),
+        ByteArrayKey.of("k7"));
+
+    private static final int TRIES = 150;
+    private static final int STEPS = 80;
+
+    private final List<ModelRun> runs = new ArrayList<>();
+
+    @Property(tries = TRIES)
+    void twoShardStoreAgreesWithTheModel(@ForAll("twoShards") final ActionChain<ModelRun> chain)
+    {
+        run(chain);
+    }
+
+    @Property(tries = TRIES)
+    void fourShardStoreAgreesWithTheModel(@ForAll("fourShards") final ActionChain<ModelRun> chain)
+    {
+        run(chain);
+    }
+
+    @AfterProperty
+    void noOffHeapMemoryLeaked()
+    {
+        DebugMemoryLeakCheck.verifyNoLeaks();
+    }
+
+    private void run(final ActionChain<ModelRun> chain)
+    {
+        // jqwik generates each step while the chain runs, on its own thread: the chain cannot move to a thread
+        // with a deadline, so this test is bounded by its tries and steps (and surefire's fork timeout)
+        try
+        {
+            chain.withInvariant("store invariants", ModelRun::checkInvariants).run();
+        }
+        finally
+        {
+            runs.forEach(ModelRun::close);
+            runs.clear();
+        }
+    }
+
+    @Provide
+    Arbitrary<ActionChain<ModelRun>> twoShards()
+    {
+        return chain(2);
+    }
+
+    @Provide
+    Arbitrary<ActionChain<ModelRun>> fourShards()
+    {
+        return chain(4);
+    }
+
+    private Arbitrary<ActionChain<ModelRun>> chain(final int shards)
+    {
+        return ActionChain.<ModelRun>startWith(() ->
+            {
+                final ModelRun run = new ModelRun(shards);
+                runs.add(run);
+                return run;
+            })
+            .withAction(6, get())
+            .withAction(2, exists())
+            .withAction(2, ttl())
+            .withAction(4, set())
+            .withAction(6, conditionalSet())
+            .withAction(3, getAndSet())
+            .withAction(2, delete())
+            .withAction(2, getAndDelete())
+            .withAction(2, getAndExpire())
+            .withAction(4, incrementBy())
+            .withAction(3, append())
+            .withAction(3, expire())
+            .withAction(2, persist())
+            .withAction(2, setAll())
+            .withAction(2, getAll())
+            .withAction(4, advanceTime())
+            .withAction(2, sweep())
+            .withAction(1, scan())
+            .withAction(1, clear())
+            .withMaxTransformations(STEPS);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Arbitraries
+    // ------------------------------------------------------------------------------------------------------------
+
+    private static Arbitrary<ByteArrayKey> keys()
+    {
+        return Arbitraries.of(KEYS);
+    }
+
+    private static Arbitrary<byte[]> values()
+    {
+        final Arbitrary<byte[]> small = Arbitraries.bytes().array(byte[].class).ofMinSize(0).ofMaxSize(300);
+        final Arbitrary<byte[]> numeric = Arbitraries.of(
+            "0", "1", "-1", "42", "9223372036854775807", "-9223372036854775808", "01", " 7", "abc", "")
+            .map(s -> s.getBytes(StandardCharsets.ISO_8859_1));
+        final Arbitrary<byte[]> large = Arbitraries.integers().between(0, 1000)
+            .map(seed -> patterned(70 * 1024 + seed, seed));
+        return Arbitraries.frequencyOf(Tuple.of(20, small), Tuple.of(6, numeric), Tuple.of(1, large));
+    }
+
+    private static byte[] patterned(final int length, final int seed)
+    {
+        final byte[] value = new byte[length];
+        for (int i = 0; i < length; i++)
+        {
+            value[i] = (byte)(i * 31 + seed);
+        }
+        return value;
+    }
+
+    /**
+     * An expiry time relative to now, from a little in the past to a little ahead, with exactly now among them.
+     */
+    private static Arbitrary<Long> offsets()
+    {
+        return Arbitraries.frequencyOf(
+            Tuple.of(1, Arbitraries.longs().between(-5, 0)),
+            Tuple.of(5, Arbitraries.longs().between(1, 60)));
+    }
+
+    private static Arbitrary<Long> deltas()
+    {
+        return Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.longs().between(-100, 100)),
+            Tuple.of(1, Arbitraries.of(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE + 1)));
+    }
+
+    private static Arbitrary<Boolean> direct()
+    {
+        return Arbitraries.of(true, false);
+    }
+
+    private static String describe(final byte[] value)
+    {
+        return value.length > 64 ? "<" + value.length + " bytes>" : ByteArrayKey.printable(value);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Actions
+    // ------------------------------------------------------------------------------------------------------------
+
+    private static Action.Independent<ModelRun> get()
+    {
+        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+            "get " + k + (direct ? " (direct)" : ""), run ->
+            {
+                if (direct)
+                {
+                    final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(16);
+                    same("get " + k, () -> run.model.get(k),
+                        () -> copied(run.store.get(at3(k.bytes()), 3, k.length(), dst, 5), dst, 5));
+                }
+                else
+                {
+                    same("get " + k, () -> run.model.get(k), () -> run.store.get(k.bytes()));
+                }
+            }));
+    }
+
+    private static Action.Independent<ModelRun> exists()
+    {
+        return () -> keys().map(k -> Transformer.<ModelRun>mutate("exists " + k, run ->
+            same("exists " + k, () -> run.model.get(k) != null, () -> run.store.exists(k.bytes()))));
+    }
+
+    private static Action.Independent<ModelRun> ttl()
+    {
+        return () -> keys().map(k -> Transformer.<ModelRun>mutate("ttl " + k, run ->
+        {
+            same("ttlMillis " + k, () -> run.model.ttlMillis(k), () -> run.store.ttlMillis(k.bytes()));
+            same("expireTimeMillis " + k, () -> run.model.expireTimeMillis(k),
+                () -> run.store.expireTimeMillis(at3(k.bytes()), 3, k.length()));
+        }));
+    }
+
+    private static Action.Independent<ModelRun> set()
+    {
+        return () -> Combinators.combine(keys(), values(), direct()).as((k, v, direct) -> Transformer.<ModelRun>mutate(
+            "set " + k + " " + describe(v) + (direct ? " (direct)" : ""), run ->
+                same("set " + k,
+                    () -> run.model.set(k, v, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0),
+                    () ->
+                    {
+                        if (direct)
+                        {
+                            run.store.set(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length);
+                        }
+                        else
+                        {
+                            run.store.set(k.bytes(), v);
+                        }
+                        return true;
+                    })));
+    }
+
+    private static Action.Independent<ModelRun> conditionalSet()
+    {
+        return () -> Combinators.combine(keys(), values(), Arbitraries.of(SetCondition.class),
+            Arbitraries.of(ExpiryMode.class), offsets(), direct()).as((k, v, condition, mode, offset, direct) ->
+            Transformer.<ModelRun>mutate("set " + k + " " + describe(v) + " " + condition + " " + mode + " now" +
+                (offset < 0 ? "" : "+") + offset + (direct ? " (direct)" : ""), run ->
+            {
+                final long at = run.now() + offset;
+                same("conditional set " + k,
+                    () -> run.model.set(k, v, condition, mode, at),
+                    () -> direct ?
+                        run.store.set(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length, condition, mode, at) :
+                        run.store.set(k.bytes(), v, condition, mode, at));
+            }));
+    }
+
+    private static Action.Independent<ModelRun> getAndSet()
+    {
+        return () -> Combinators.combine(keys(), values(), Arbitraries.of(SetCondition.class),
+            Arbitraries.of(ExpiryMode.class), offsets(), direct()).as((k, v, condition, mode, offset, direct) ->
+            Transformer.<ModelRun>mutate("getAndSet " + k + " " + describe(v) + " " + condition + " " + mode + " now+" +
+                offset + (direct ? " (direct)" : ""), run ->
+            {
+                final long at = run.now() + offset;
+                final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+                same("getAndSet " + k,
+                    () -> run.model.getAndSet(k, v, condition, mode, at),
+                    () -> direct ?
+                        copied(run.store.getAndSet(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length,
+                            condition, mode, at, dst, 2), dst, 2) :
+                        run.store.getAndSet(k.bytes(), v, condition, mode, at));
+            }));
+    }
+
+    private static Action.Independent<ModelRun> delete()
+    {
+        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+            "delete " + k + (direct ? " (direct)" : ""), run ->
+                same("delete " + k, () -> run.model.delete(k),
+                    () -> direct ? run.store.delete(at3(k.bytes()), 3, k.length()) : run.store.delete(k.bytes()))));
+    }
+
+    private static Action.Independent<ModelRun> getAndDelete()
+    {
+        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+            "getAndDelete " + k + (direct ? " (direct)" : ""), run ->
+            {
+                final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+                same("getAndDelete " + k, () -> run.model.getAndDelete(k),
+                    () -> direct ? copied(run.store.getAndDelete(at3(k.bytes()), 3, k.length(), dst, 0), dst, 0) :
+                        run.store.getAndDelete(k.bytes()));
+            }));
+    }
+
+    private static Action.Independent<ModelRun> getAndExpire()
+    {
+        return () -> Combinators.combine(keys(), Arbitraries.of(ExpiryMode.class), offsets(), direct())
+            .as((k, mode, offset, direct) -> Transformer.<ModelRun>mutate(
+                "getAndExpire " + k + " " + mode + " now+" + offset + (direct ? " (direct)" : ""), run ->
+                {
+                    final long at = run.now() + offset;
+                    final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+                    same("getAndExpire " + k, () -> run.model.getAndExpire(k, mode, at),
+                        () -> direct ?
+                            copied(run.store.getAndExpire(at3(k.bytes()), 3, k.length(), mode, at, dst, 1), dst, 1) :
+                            run.store.getAndExpire(k.bytes(), mode, at));
+                }));
+    }
+
+    private static Action.Independent<ModelRun> incrementBy()
+    {
+        return () -> Combinators.combine(keys(), deltas(), direct()).as((k, delta, direct) -> Transformer.<ModelRun>mutate(
+            "incrementBy " + k + " " + delta + (direct ? " (direct)" : ""), run ->
+                same("incrementBy " + k, () -> run.model.incrementBy(k, delta),
+                    () -> direct ? run.store.incrementBy(at3(k.bytes()), 3, k.length(), delta) :
+                        run.store.incrementBy(k.bytes(), delta))));
+    }
+
+    private static Action.Independent<ModelRun> append()
+    {
+        return () -> Combinators.combine(keys(), values(), direct()).as((k, v, direct) -> Transformer.<ModelRun>mutate(
+            "append " + k + " " + describe(v) + (direct ? " (direct)" : ""), run ->
+                same("append " + k, () -> run.model.append(k, v),
+                    () -> direct ? run.store.append(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length) :
+                        run.store.append(k.bytes(), v))));
+    }
+
+    private static Action.Independent<ModelRun> expire()
+    {
+        return () -> Combinators.combine(keys(), offsets(), Arbitraries.of(ExpireCondition.class))
+            .as((k, offset, condition) -> Transformer.<ModelRun>mutate(
+                "expire " + k + " now+" + offset + " " + condition, run ->
+                {
+                    final long at = run.now() + offset;
+                    same("expire " + k, () -> run.model.expire(k, at, condition),
+                        () -> run.store.expire(k.bytes(), at, condition));
+                }));
+    }
+
+    private static Action.Independent<ModelRun> persist()
+    {
+        return () -> keys().map(k -> Transformer.<ModelRun>mutate("persist " + k, run ->
+            same("persist " + k, () -> run.model.persist(k), () -> run.store.persist(at3(k.bytes()), 3, k.length()))));
+    }
+
+    private static Action.Independent<ModelRun> setAll()
+    {
+        return () -> Combinators.combine(
+                keys().list().ofMinSize(1).ofMaxSize(4), values().list().ofSize(4),
+                Arbitraries.of(SetCondition.class))
+            .as((ks, vs, condition) ->
+            {
+                final List<byte[]> values = vs.subList(0, ks.size());
+                final StringBuilder description = new StringBuilder("setAll " + condition);
+                for (int i = 0; i < ks.size(); i++)
+                {
+                    description.append(' ').append(ks.get(i)).append('=').append(describe(values.get(i)));
+                }
+                return Transformer.<ModelRun>mutate(description.toString(), run ->
+                {
+                    final List<byte[]> keyBytes = new ArrayList<>();
+                    ks.forEach(k -> keyBytes.add(k.bytes()));
+                    same("setAll", () -> run.model.setAll(ks, values, condition),
+                        () -> run.store.setAll(keyBytes, values, condition));
+                });
+            });
+    }
+
+    private static Action.Independent<ModelRun> getAll()
+    {
+        return () -> keys().list().ofMinSize(1).ofMaxSize(5).map(ks -> Transformer.<ModelRun>mutate("getAll " + ks, run ->
+        {
+            final List<byte[]> keyBytes = new ArrayList<>();
+            ks.forEach(k -> keyBytes.add(k.bytes()));
+            same("getAll " + ks, () -> run.model.getAll(ks), () -> run.store.getAll(keyBytes));
+        }));
+    }
+
+    private static Action.Independent<ModelRun> advanceTime()
+    {
+        return () -> Arbitraries.longs().between(1, 30).map(ms -> Transformer.<ModelRun>mutate("advance " + ms + "ms", run ->
+            run.clock.advance(ms)));
+    }
+
+    private static Action.Independent<ModelRun> sweep()
+    {
+        return () -> Arbitraries.just(Transformer.<ModelRun>mutate("sweepExpired", run ->
+        {
+            final int expected = run.model.sweep();
+            final int reclaimed = run.store.sweepExpired();
+            assertTrue(reclaimed >= 0 && reclaimed <= expected,
+                "sweepExpired reclaimed " + reclaimed + ", but only " + expected + " entries had expired");
+            assertEquals(0, run.store.sweepExpired(), "a second sweep at the same instant reclaims nothing");
+            run.checkExactCounts();
+        }));
+    }
+
+    private static Action.Independent<ModelRun> scan()
+    {
+        return () -> Arbitraries.integers().between(1, 20).map(count -> Transformer.<ModelRun>mutate("scan count=" + count,
+            run ->
+            {
+                final TreeSet<ByteArrayKey> found = new TreeSet<>();
+                long cursor = 0;
+                int steps = 0;
+                do
+                {
+                    final io.agni.api.ScanResult result = run.store.scan(cursor, null, count);
+                    result.keys().forEach(key -> found.add(new ByteArrayKey(key)));
+                    cursor = result.cursor();
+                    assertTrue(++steps < 1_000_000, "scan did not end");
+                }
+                while (cursor != 0);
+                assertEquals(run.model.liveKeys(), found, "keys found by a full scan");
+            }));
+    }
+
+    private static Action.Independent<ModelRun> clear()
+    {
+        return () -> Arbitraries.just(Transformer.<ModelRun>mutate("clear", run ->
+        {
+            run.model.clear();
+            run.store.clear();
+            assertEquals(0, run.store.size());
+        }));
+    }
+}

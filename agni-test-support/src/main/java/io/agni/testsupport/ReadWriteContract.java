@@ -1,0 +1,548 @@
+package io.agni.testsupport;
+
+import io.agni.api.AgniStore;
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The contract of the plain reads and writes: get, set, exists, delete, in the {@code byte[]} and the zero-copy
+ * forms, and the multi-key getAll and setAll. Part of {@link AgniStoreContract}.
+ */
+public abstract class ReadWriteContract extends StoreContractSupport
+{
+    // ------------------------------------------------------------------------------------------------------------
+    // get / set / exists / delete, byte[] form
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Test
+    void getOfAbsentKeyReturnsNull()
+    {
+        assertNull(store.get(bytes("missing")));
+        assertFalse(store.exists(bytes("missing")));
+    }
+
+    @Test
+    void setThenGetReturnsTheValue()
+    {
+        store.set(bytes("k"), bytes("v1"));
+
+        assertValue("v1", "k");
+        assertTrue(store.exists(bytes("k")));
+    }
+
+    @Test
+    void setOverwritesWithLongerAndShorterValues()
+    {
+        store.set(bytes("k"), bytes("short"));
+        store.set(bytes("k"), bytes("a much longer value than before, long enough to need more room"));
+        assertValue("a much longer value than before, long enough to need more room", "k");
+
+        store.set(bytes("k"), bytes("x"));
+        assertValue("x", "k");
+        assertEquals(1, store.size());
+    }
+
+    @Test
+    void storeKeepsNoReferenceToTheCallersArrays()
+    {
+        final byte[] key = bytes("k");
+        final byte[] value = bytes("value");
+        store.set(key, value);
+        value[0] = 'X';
+        key[0] = 'j';
+
+        final byte[] read = store.get(bytes("k"));
+        assertArrayEquals(bytes("value"), read);
+        read[0] = 'Y';
+
+        assertValue("value", "k");
+        assertNull(store.get(bytes("j")));
+    }
+
+    @Test
+    void emptyValueIsStoredAndDiffersFromAbsent()
+    {
+        store.set(bytes("k"), new byte[0]);
+
+        final byte[] read = store.get(bytes("k"));
+        assertNotNull(read, "an empty value is a value");
+        assertEquals(0, read.length);
+        assertTrue(store.exists(bytes("k")));
+        assertEquals(1, store.size());
+    }
+
+    @Test
+    void emptyKeyIsAValidKey()
+    {
+        store.set(new byte[0], bytes("for the empty key"));
+
+        assertValue(bytes("for the empty key"), new byte[0]);
+        assertTrue(store.exists(new byte[0]));
+        assertNull(store.get(bytes("\0")), "the empty key is not the key \\0");
+        assertTrue(store.delete(new byte[0]));
+        assertFalse(store.exists(new byte[0]));
+    }
+
+    @Test
+    void keysThatArePrefixesOfEachOtherAreDistinct()
+    {
+        final String[] keys = {"", "a", "ab", "abc", "abcd", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "b"};
+        for (final String key : keys)
+        {
+            store.set(bytes(key), bytes("value of " + key));
+        }
+        for (final String key : keys)
+        {
+            assertValue("value of " + key, key);
+        }
+        assertEquals(keys.length, store.size());
+    }
+
+    @Test
+    void binaryKeysAndValuesRoundTrip()
+    {
+        final byte[] allBytes = allByteValues();
+        final byte[] crlf = bytes("line\r\nnext\r\n");
+        final byte[] zeros = new byte[33];
+        final byte[] zeroKey = new byte[9];
+
+        store.set(allBytes, crlf);
+        store.set(crlf, zeros);
+        store.set(zeroKey, allBytes);
+        store.set(bytes("\0"), bytes("one zero byte"));
+
+        assertValue(crlf, allBytes);
+        assertValue(zeros, crlf);
+        assertValue(allBytes, zeroKey);
+        assertValue(bytes("one zero byte"), bytes("\0"));
+        assertNull(store.get(new byte[8]), "eight zero bytes are not nine");
+        assertNull(store.get(new byte[10]), "ten zero bytes are not nine");
+    }
+
+    @Test
+    void valuesOfManySizesRoundTrip()
+    {
+        final int[] sizes = {0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 255, 256, 1000, 4095, 4096};
+        for (final int size : sizes)
+        {
+            store.set(bytes("size:" + size), patterned(size, size));
+        }
+        for (final int size : sizes)
+        {
+            assertValue(patterned(size, size), bytes("size:" + size));
+        }
+    }
+
+    @Test
+    void deleteRemovesAKeyAndSaysWhetherItWasThere()
+    {
+        store.set(bytes("k"), bytes("v"));
+        store.set(bytes("other"), bytes("stays"));
+
+        assertTrue(store.delete(bytes("k")));
+        assertNull(store.get(bytes("k")));
+        assertFalse(store.exists(bytes("k")));
+        assertFalse(store.delete(bytes("k")), "second delete");
+        assertFalse(store.delete(bytes("never-set")));
+        assertValue("stays", "other");
+        assertEquals(1, store.size());
+    }
+
+    @Test
+    void keyCanBeSetAgainAfterDelete()
+    {
+        store.set(bytes("k"), bytes("v1"));
+        store.delete(bytes("k"));
+        store.set(bytes("k"), bytes("v2"));
+
+        assertValue("v2", "k");
+        assertEquals(1, store.size());
+    }
+
+    @Test
+    void nullArgumentsAreRejectedWithNullPointerException()
+    {
+        assertThrows(NullPointerException.class, () -> store.get(null));
+        assertThrows(NullPointerException.class, () -> store.set(null, bytes("v")));
+        assertThrows(NullPointerException.class, () -> store.set(bytes("k"), null));
+        assertThrows(NullPointerException.class, () -> store.exists(null));
+        assertThrows(NullPointerException.class, () -> store.delete(null));
+        assertThrows(NullPointerException.class, () -> store.getAll(null));
+        assertThrows(NullPointerException.class, () -> store.setAll(null, List.of(), SetCondition.ALWAYS));
+        assertFalse(store.exists(bytes("k")), "a refused call wrote nothing");
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Zero-copy forms
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Test
+    void directGetCopiesTheValueToTheOffsetAndTouchesNothingBefore()
+    {
+        store.set(bytes("key"), bytes("the value"));
+        final UnsafeBuffer key = bufferWith(bytes("key"), 3);
+        final UnsafeBuffer dst = guardedBuffer(64);
+
+        final int length = store.get(key, 3, 3, dst, 11);
+
+        assertEquals(9, length);
+        assertBufferHolds(bytes("the value"), dst, 11);
+        assertEquals(GUARD, dst.getByte(20), "byte after the value");
+    }
+
+    @Test
+    void directGetOfAbsentKeyReturnsNotFoundAndLeavesTheBuffer()
+    {
+        final UnsafeBuffer dst = guardedBuffer(16);
+
+        assertEquals(AgniStore.NOT_FOUND, store.get(bufferWith(bytes("nope"), 0), 0, 4, dst, 0));
+        for (int i = 0; i < 16; i++)
+        {
+            assertEquals(GUARD, dst.getByte(i));
+        }
+    }
+
+    @Test
+    void directGetOfEmptyValueReturnsZero()
+    {
+        store.set(bytes("k"), new byte[0]);
+
+        assertEquals(0, store.get(bufferWith(bytes("k"), 2), 2, 1, guardedBuffer(4), 4));
+    }
+
+    @Test
+    void directGetGrowsAnExpandableArrayBuffer()
+    {
+        final byte[] value = patterned(5000, 1);
+        store.set(bytes("big"), value);
+        final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+
+        final int length = store.get(bufferWith(bytes("big"), 1), 1, 3, dst, 3);
+
+        assertEquals(5000, length);
+        final byte[] copied = new byte[5000];
+        dst.getBytes(3, copied);
+        assertArrayEquals(value, copied);
+    }
+
+    @Test
+    void directGetGrowsAnExpandableDirectByteBuffer()
+    {
+        final byte[] value = patterned(3000, 2);
+        store.set(bytes("big"), value);
+        final ExpandableDirectByteBuffer dst = new ExpandableDirectByteBuffer(16);
+
+        final int length = store.get(bufferWith(bytes("big"), 0), 0, 3, dst, 100);
+
+        assertEquals(3000, length);
+        final byte[] copied = new byte[3000];
+        dst.getBytes(100, copied);
+        assertArrayEquals(value, copied);
+    }
+
+    @Test
+    void directGetIntoTooSmallBufferThrowsIndexOutOfBounds()
+    {
+        store.set(bytes("k"), patterned(16, 3));
+        final UnsafeBuffer key = bufferWith(bytes("k"), 0);
+
+        assertThrows(IndexOutOfBoundsException.class, () -> store.get(key, 0, 1, new UnsafeBuffer(new byte[15]), 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> store.get(key, 0, 1, new UnsafeBuffer(new byte[20]), 5));
+        assertValue(patterned(16, 3), bytes("k"));
+    }
+
+    @Test
+    void directGetIntoBufferWithExactlyEnoughRoomSucceeds()
+    {
+        store.set(bytes("k"), patterned(16, 4));
+        final UnsafeBuffer dst = guardedBuffer(20);
+
+        assertEquals(16, store.get(bufferWith(bytes("k"), 0), 0, 1, dst, 4));
+        assertBufferHolds(patterned(16, 4), dst, 4);
+    }
+
+    @Test
+    void directSetReadsOnlyTheGivenRanges()
+    {
+        final UnsafeBuffer key = bufferWith(bytes("key"), 5);
+        final UnsafeBuffer value = bufferWith(bytes("value"), 7);
+
+        store.set(key, 5, 3, value, 7, 5);
+
+        assertValue("value", "key");
+        assertEquals(1, store.size());
+    }
+
+    @Test
+    void directAndByteArrayFormsAddressTheSameEntry()
+    {
+        store.set(bytes("shared"), bytes("from byte[]"));
+        final UnsafeBuffer key = bufferWith(bytes("shared"), 9);
+        assertTrue(store.exists(key, 9, 6));
+
+        store.set(key, 9, 6, bufferWith(bytes("from buffer"), 2), 2, 11);
+        assertValue("from buffer", "shared");
+        assertEquals(1, store.size());
+
+        assertTrue(store.delete(key, 9, 6));
+        assertFalse(store.exists(bytes("shared")));
+        assertFalse(store.exists(key, 9, 6));
+        assertFalse(store.delete(key, 9, 6));
+    }
+
+    @Test
+    void directSetOfEmptyValueStoresAnEmptyValue()
+    {
+        store.set(bufferWith(bytes("k"), 1), 1, 1, guardedBuffer(0), 0, 0);
+
+        assertArrayEquals(new byte[0], store.get(bytes("k")));
+    }
+
+    @Test
+    void directFormsWithEmptyKeyAddressTheEmptyKey()
+    {
+        store.set(guardedBuffer(4), 2, 0, bufferWith(bytes("v"), 0), 0, 1);
+
+        assertValue(bytes("v"), new byte[0]);
+        assertTrue(store.exists(guardedBuffer(4), 4, 0));
+    }
+
+    @Test
+    void directKeyRangeMatchesByContentNotByBuffer()
+    {
+        final UnsafeBuffer keys = new UnsafeBuffer(bytes("xxabcabcxx"));
+        store.set(keys, 2, 3, bufferWith(bytes("v"), 0), 0, 1);
+
+        assertTrue(store.exists(keys, 5, 3), "the same bytes at another offset are the same key");
+        assertFalse(store.exists(keys, 2, 2));
+        assertFalse(store.exists(keys, 2, 4));
+        assertEquals(1, store.size());
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // getAll
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Test
+    void getAllReturnsValuesInOrderWithNullForMissingKeys()
+    {
+        store.set(bytes("a"), bytes("1"));
+        store.set(bytes("c"), bytes("3"));
+
+        final List<byte[]> values = store.getAll(List.of(bytes("a"), bytes("b"), bytes("c"), bytes("d")));
+
+        assertEquals(Arrays.asList("1", null, "3", null), texts(values));
+    }
+
+    @Test
+    void getAllWithRepeatedKeysReturnsTheValueForEachOccurrence()
+    {
+        store.set(bytes("a"), bytes("1"));
+
+        final List<byte[]> values = store.getAll(List.of(bytes("a"), bytes("a"), bytes("x"), bytes("a")));
+
+        assertEquals(Arrays.asList("1", "1", null, "1"), texts(values));
+        assertTrue(values.get(0) != values.get(1), "each element is its own copy");
+    }
+
+    @Test
+    void getAllOfNoKeysReturnsAnEmptyList()
+    {
+        assertEquals(List.of(), store.getAll(List.of()));
+    }
+
+    @Test
+    void getAllReturnsEmptyValuesAsEmptyArrays()
+    {
+        store.set(bytes("e"), new byte[0]);
+
+        final List<byte[]> values = store.getAll(List.of(bytes("e")));
+
+        assertNotNull(values.get(0));
+        assertEquals(0, values.get(0).length);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // setAll
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Test
+    void setAllWritesEveryKey()
+    {
+        store.set(bytes("b"), bytes("old"));
+
+        assertTrue(store.setAll(keys("a", "b", "c"), keys("1", "2", "3"), SetCondition.ALWAYS));
+
+        assertEquals(Arrays.asList("1", "2", "3"), texts(store.getAll(keys("a", "b", "c"))));
+        assertEquals(3, store.size());
+    }
+
+    @Test
+    void setAllClearsTheExpiryOfKeysItOverwrites()
+    {
+        store.set(bytes("a"), bytes("old"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
+
+        store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.ALWAYS);
+
+        assertEquals(AgniStore.TTL_NO_EXPIRY, store.ttlMillis(bytes("a")));
+        assertEquals(AgniStore.TTL_NO_EXPIRY, store.ttlMillis(bytes("b")));
+    }
+
+    @Test
+    void setAllWithARepeatedKeyKeepsTheLastValue()
+    {
+        assertTrue(store.setAll(keys("a", "b", "a"), keys("first", "2", "last"), SetCondition.ALWAYS));
+
+        assertValue("last", "a");
+        assertValue("2", "b");
+        assertEquals(2, store.size());
+    }
+
+    @Test
+    void setAllIfAbsentWritesWhenNoKeyExists()
+    {
+        assertTrue(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_ABSENT));
+
+        assertValue("1", "a");
+        assertValue("2", "b");
+    }
+
+    @Test
+    void setAllIfAbsentWritesNothingWhenOneKeyExists()
+    {
+        store.set(bytes("c"), bytes("existing"));
+
+        assertFalse(store.setAll(keys("a", "b", "c"), keys("1", "2", "3"), SetCondition.IF_ABSENT));
+
+        assertValue(null, "a");
+        assertValue(null, "b");
+        assertValue("existing", "c");
+        assertEquals(1, store.size());
+    }
+
+    @Test
+    void setAllIfAbsentTreatsAnExpiredKeyAsAbsent()
+    {
+        store.set(bytes("a"), bytes("gone"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
+
+        assertTrue(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_ABSENT));
+
+        assertValue("1", "a");
+        assertEquals(AgniStore.TTL_NO_EXPIRY, store.ttlMillis(bytes("a")));
+    }
+
+    @Test
+    void setAllIfAbsentWithARepeatedAbsentKeyWritesTheLastValue()
+    {
+        assertTrue(store.setAll(keys("a", "a"), keys("first", "last"), SetCondition.IF_ABSENT));
+
+        assertValue("last", "a");
+    }
+
+    /**
+     * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
+     */
+    @Test
+    void setAllIfPresentWritesOnlyWhenEveryKeyExists()
+    {
+        store.set(bytes("a"), bytes("old-a"));
+
+        assertFalse(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
+        assertValue("old-a", "a");
+        assertValue(null, "b");
+
+        store.set(bytes("b"), bytes("old-b"));
+        assertTrue(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
+        assertValue("1", "a");
+        assertValue("2", "b");
+    }
+
+    /**
+     * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
+     */
+    @Test
+    void setAllIfPresentTreatsAnExpiredKeyAsAbsent()
+    {
+        store.set(bytes("a"), bytes("old-a"));
+        store.set(bytes("b"), bytes("gone"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
+
+        assertFalse(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
+        assertValue("old-a", "a");
+        assertValue(null, "b");
+    }
+
+    @Test
+    void setAllWithListsOfDifferentSizesThrowsAndWritesNothing()
+    {
+        assertThrows(IllegalArgumentException.class,
+            () -> store.setAll(keys("a", "b"), keys("1"), SetCondition.ALWAYS));
+        assertThrows(IllegalArgumentException.class,
+            () -> store.setAll(keys("a"), keys("1", "2"), SetCondition.ALWAYS));
+
+        assertEquals(0, store.size());
+        assertFalse(store.exists(bytes("a")));
+    }
+
+    @Test
+    void setAllWithBinaryAndEmptyValuesRoundTrips()
+    {
+        final List<byte[]> keys = List.of(allByteValues(), new byte[0], bytes("\r\n"));
+        final List<byte[]> values = List.of(new byte[0], allByteValues(), new byte[3]);
+
+        assertTrue(store.setAll(keys, values, SetCondition.ALWAYS));
+
+        final List<byte[]> read = store.getAll(keys);
+        for (int i = 0; i < keys.size(); i++)
+        {
+            assertArrayEquals(values.get(i), read.get(i), "value " + i);
+        }
+    }
+
+    /**
+     * Keys as {@code byte[]}s.
+     *
+     * @param texts the keys as text.
+     * @return a new mutable list.
+     */
+    protected static List<byte[]> keys(final String... texts)
+    {
+        final List<byte[]> list = new ArrayList<>(texts.length);
+        for (final String text : texts)
+        {
+            list.add(bytes(text));
+        }
+        return list;
+    }
+
+    /**
+     * Values as text, {@code null}s kept.
+     *
+     * @param values the values.
+     * @return the texts.
+     */
+    protected static List<String> texts(final List<byte[]> values)
+    {
+        final List<String> list = new ArrayList<>(values.size());
+        for (final byte[] value : values)
+        {
+            list.add(text(value));
+        }
+        return list;
+    }
+}
