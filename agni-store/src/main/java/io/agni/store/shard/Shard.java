@@ -9,7 +9,6 @@ import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
 import io.agni.store.arena.Segment;
-import io.agni.store.hash.KeyHash;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
 import io.agni.store.memory.OffHeapMemory;
@@ -64,7 +63,7 @@ public final class Shard
     private final EpochClock clock;
     private final long seed;
     private final Arena arena;
-    private final EntryCursor moveCursor = new EntryCursor();
+    private final Compactor compactor;
     private IndexTable table;
     private int count;
     private int expiring;
@@ -87,6 +86,7 @@ public final class Shard
         this.seed = seed;
         this.arena = new Arena(memory);
         this.table = newTable(INITIAL_SLOTS);
+        this.compactor = new Compactor(this, arena, seed);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -796,7 +796,7 @@ public final class Shard
      */
     public void maybeCompactLocked()
     {
-        maybeCompact();
+        compactor.maybeCompact();
     }
 
     /**
@@ -856,7 +856,7 @@ public final class Shard
             sweepCursor = i;
             if (removed > 0)
             {
-                maybeCompact();
+                compactor.maybeCompact();
             }
             return removed;
         }
@@ -1128,7 +1128,7 @@ public final class Shard
             ensureRoomForNewKeys(1);
         }
         long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && reclaimInPlace(length, i >= 0 ? old.segmentId : 0))
+        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, i >= 0 ? old.segmentId : 0))
         {
             location = arena.allocate(length);
         }
@@ -1161,7 +1161,7 @@ public final class Shard
         {
             expiring++;
         }
-        maybeCompact();
+        compactor.maybeCompact();
     }
 
     private static void writeEntry(
@@ -1226,128 +1226,6 @@ public final class Shard
         memory.retire(old.slots);
     }
 
-    private void maybeCompact()
-    {
-        final long garbage = arena.garbageBytes();
-        if (garbage < Arena.FIRST_SEGMENT_BYTES || garbage * 8 <= arena.regularBytes())
-        {
-            return;
-        }
-        final Segment victim = arena.compactionVictim();
-        if (victim != null)
-        {
-            compact(victim);
-        }
-    }
-
-    private void compact(final Segment victim)
-    {
-        final EntryCursor m = moveCursor;
-        final int end = victim.used();
-        int p = 0;
-        while (p < end && victim.live() > 0)
-        {
-            if (!m.wrap(victim.buffer, victim.id, p))
-            {
-                throw corrupt("entry unreadable in compaction");
-            }
-            final int length = m.length;
-            if (!m.isDead())
-            {
-                final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
-                final long oldSlot = IndexLayout.slot(tag, victim.id, p);
-                final int index = findSlot(oldSlot);
-                final long location = arena.allocate(length);
-                if (location == Arena.NO_SPACE)
-                {
-                    return;
-                }
-                final int segmentId = Arena.segmentIdOf(location);
-                final int offset = Arena.offsetOf(location);
-                arena.segments()[segmentId].buffer.putBytes(offset, victim.buffer, p, length);
-                arena.onWritten(segmentId, length);
-                table.put(index, IndexLayout.slot(tag, segmentId, offset));
-                arena.onMoved(victim, p, length);
-            }
-            p += length;
-        }
-        arena.onCompacted(victim);
-    }
-
-    /**
-     * When the budget refuses a new segment, makes room for a regular entry without one: slides the live entries of
-     * the segment with the most non-live bytes to its start and appends at its freed tail. The segment holding the
-     * entry being replaced is left alone, since the caller still reads it.
-     *
-     * @return whether the head now has room for {@code length} bytes.
-     */
-    private boolean reclaimInPlace(final int length, final int excludedSegmentId)
-    {
-        if (length > Arena.LARGE_ENTRY_BYTES)
-        {
-            return false;
-        }
-        for (int attempt = 0; attempt < 4 && arena.headFree() < length; attempt++)
-        {
-            final Segment victim = arena.mostReclaimable(excludedSegmentId);
-            if (victim == null || victim.capacity() - victim.live() < length)
-            {
-                return false;
-            }
-            compactInPlace(victim);
-        }
-        return arena.headFree() >= length;
-    }
-
-    private void compactInPlace(final Segment victim)
-    {
-        final EntryCursor m = moveCursor;
-        final int end = victim.used();
-        int read = 0;
-        int write = 0;
-        while (read < end)
-        {
-            if (!m.wrap(victim.buffer, victim.id, read))
-            {
-                throw corrupt("entry unreadable in compaction");
-            }
-            final int length = m.length;
-            if (!m.isDead())
-            {
-                if (write != read)
-                {
-                    final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
-                    final int index = findSlot(IndexLayout.slot(tag, victim.id, read));
-                    victim.buffer.putBytes(write, victim.buffer, read, length);
-                    table.put(index, IndexLayout.slot(tag, victim.id, write));
-                }
-                write += length;
-            }
-            read += length;
-        }
-        arena.onCompactedInPlace(victim, write);
-    }
-
-    private int findSlot(final long slot)
-    {
-        final IndexTable t = table;
-        int i = t.home(IndexLayout.tagOf(slot));
-        for (int probes = 0; probes <= t.mask; probes++)
-        {
-            final long s = t.get(i);
-            if (s == slot)
-            {
-                return i;
-            }
-            if (s == IndexLayout.EMPTY)
-            {
-                break;
-            }
-            i = (i + 1) & t.mask;
-        }
-        throw corrupt("live entry not reachable from the index");
-    }
-
     private IndexTable newTable(final int slots)
     {
         final UnsafeBuffer buffer = memory.allocate(slots * IndexLayout.SLOT_BYTES);
@@ -1364,7 +1242,17 @@ public final class Shard
             memory.budget().reserved() + ", budget=" + memory.budget().limit());
     }
 
-    private static IllegalStateException corrupt(final String what)
+    /**
+     * The current index table; the caller holds the write lock (for {@link Compactor}).
+     *
+     * @return the table.
+     */
+    IndexTable table()
+    {
+        return table;
+    }
+
+    static IllegalStateException corrupt(final String what)
     {
         return new IllegalStateException("agni shard corrupt: " + what);
     }
