@@ -58,6 +58,18 @@ public final class Shard
 
     private static final int INITIAL_SLOTS = 16;
 
+    /**
+     * How often a reader retries optimistically (spinning while a writer holds the lock) before it takes the read
+     * lock, which may park it: write sections are a few hundred nanoseconds, a park and wake-up tens of
+     * microseconds.
+     */
+    private static final int OPTIMISTIC_ATTEMPTS = 64;
+
+    /**
+     * How often a writer retries {@code tryWriteLock} before it queues (which allocates a node and may park).
+     */
+    private static final int WRITE_SPINS = 128;
+
     private final StampedLock lock = new StampedLock();
     private final OffHeapMemory memory;
     private final EpochClock clock;
@@ -100,7 +112,18 @@ public final class Shard
      */
     public long lockWrite()
     {
-        return lock.writeLock();
+        return acquireWrite();
+    }
+
+    private long acquireWrite()
+    {
+        long stamp = lock.tryWriteLock();
+        for (int spin = 0; stamp == 0 && spin < WRITE_SPINS; spin++)
+        {
+            Thread.onSpinWait();
+            stamp = lock.tryWriteLock();
+        }
+        return stamp != 0 ? stamp : lock.writeLock();
     }
 
     /**
@@ -148,37 +171,19 @@ public final class Shard
         final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
     {
         final int tag = IndexLayout.tag(hash);
-        final long stamp = lock.tryOptimisticRead();
         int r;
-        if (stamp != 0)
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
         {
-            final Segment[] segments = arena.segments();
-            final long found = dst == null ? FastRead.SLOW_PATH :
-                FastRead.findValue(table, segments, tag, key, keyOffset, keyLength);
-            if (found >= 0)
+            final long stamp = lock.tryOptimisticRead();
+            if (stamp != 0)
             {
-                r = FastRead.valueLengthOf(found);
-                if (!dst.isExpandable() && (long)dstOffset + r > dst.capacity())
+                r = readOptimistic(tag, key, keyOffset, keyLength, dst, dstOffset, c);
+                if (r != INCONSISTENT && lock.validate(stamp))
                 {
-                    r = FastRead.SLOW_PATH;
-                }
-                else
-                {
-                    dst.putBytes(dstOffset, segments[FastRead.segmentIdOf(found)].buffer, FastRead.valueAtOf(found), r);
+                    return finishRead(r, tag, key, keyOffset, keyLength, c);
                 }
             }
-            else
-            {
-                r = (int)found;
-            }
-            if (r == FastRead.SLOW_PATH || r == INCONSISTENT)
-            {
-                r = readValue(table, segments, tag, key, keyOffset, keyLength, dst, dstOffset, c);
-            }
-            if (r != INCONSISTENT && lock.validate(stamp))
-            {
-                return finishRead(r, tag, key, keyOffset, keyLength, c);
-            }
+            Thread.onSpinWait();
         }
         final long readStamp = lock.readLock();
         try
@@ -194,6 +199,33 @@ public final class Shard
             throw corrupt("entry unreadable under the read lock");
         }
         return finishRead(r, tag, key, keyOffset, keyLength, c);
+    }
+
+    private int readOptimistic(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final IndexTable t = table;
+        final Segment[] segments = arena.segments();
+        if (dst != null)
+        {
+            final long found = FastRead.findValue(t, segments, tag, key, keyOffset, keyLength);
+            if (found >= 0)
+            {
+                final int length = FastRead.valueLengthOf(found);
+                if (dst.isExpandable() || (long)dstOffset + length <= dst.capacity())
+                {
+                    dst.putBytes(dstOffset, segments[FastRead.segmentIdOf(found)].buffer, FastRead.valueAtOf(found),
+                        length);
+                    return length;
+                }
+            }
+            else if (found != FastRead.SLOW_PATH)
+            {
+                return (int)found;
+            }
+        }
+        return readValue(t, segments, tag, key, keyOffset, keyLength, dst, dstOffset, c);
     }
 
     /**
@@ -224,20 +256,21 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.tryOptimisticRead();
         int r;
-        long result = AgniStore.TTL_KEY_ABSENT;
-        if (stamp != 0)
+        long result;
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
         {
-            r = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
-            if (r >= 0)
+            final long stamp = lock.tryOptimisticRead();
+            if (stamp != 0)
             {
-                result = e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
+                r = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+                result = r < 0 ? AgniStore.TTL_KEY_ABSENT : e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
+                if (r != INCONSISTENT && lock.validate(stamp))
+                {
+                    return finishExpireTime(result, tag, key, keyOffset, keyLength, c);
+                }
             }
-            if (r != INCONSISTENT && lock.validate(stamp))
-            {
-                return finishExpireTime(result, tag, key, keyOffset, keyLength, c);
-            }
+            Thread.onSpinWait();
         }
         final long readStamp = lock.readLock();
         try
@@ -379,7 +412,7 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -465,7 +498,7 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -499,7 +532,7 @@ public final class Shard
         }
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -546,7 +579,7 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -608,7 +641,7 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -636,7 +669,7 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -671,7 +704,7 @@ public final class Shard
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -818,7 +851,7 @@ public final class Shard
      */
     public int sweep(final int maxSlots, final EntryCursor e)
     {
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             if (expiring == 0)
@@ -932,7 +965,7 @@ public final class Shard
      */
     public void clear()
     {
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             arena.releaseAll(false);
@@ -954,7 +987,7 @@ public final class Shard
      */
     public void free()
     {
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             arena.releaseAll(true);
@@ -975,7 +1008,7 @@ public final class Shard
      */
     public void verifyIntegrity(final EntryCursor e, final ThreadContext scratch)
     {
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             ShardIntegrity.verify(table, arena, count, expiring, seed, e, scratch);
@@ -1070,7 +1103,7 @@ public final class Shard
     private void expireIfDue(
         final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
     {
-        final long stamp = lock.writeLock();
+        final long stamp = acquireWrite();
         try
         {
             findForWrite(tag, key, keyOffset, keyLength, e);
