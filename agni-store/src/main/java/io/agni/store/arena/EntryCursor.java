@@ -3,6 +3,8 @@ package io.agni.store.arena;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteOrder;
+
 import static io.agni.store.arena.EntryLayout.DEAD;
 import static io.agni.store.arena.EntryLayout.EXPIRE_AT_OFFSET;
 import static io.agni.store.arena.EntryLayout.FLAGS_OFFSET;
@@ -18,6 +20,9 @@ import static io.agni.store.arena.EntryLayout.HAS_EXPIRY;
  */
 public final class EntryCursor
 {
+    private static final int SMALL_VARINT = 0x80;
+    private static final int SMALL_HEADER = 3;
+
     /**
      * The segment holding the entry.
      */
@@ -85,6 +90,10 @@ public final class EntryCursor
         this.buffer = segment;
         this.segmentId = segmentId;
         this.offset = at;
+        if (at <= capacity - Long.BYTES && wrapSmall(segment.getLong(at, ByteOrder.LITTLE_ENDIAN), at, capacity))
+        {
+            return true;
+        }
         final int f = segment.getByte(at + FLAGS_OFFSET) & 0xFF;
         this.flags = f;
         int p = at + 1;
@@ -145,6 +154,34 @@ public final class EntryCursor
         valueOffset = p + (int)klen;
         valueLength = (int)vlen;
         length = (int)(end - at);
+        return true;
+    }
+
+    /**
+     * The common header, decoded from one 8-byte load: only the flags byte (no expiry, not dead or dead) and two
+     * one-byte varints.
+     */
+    private boolean wrapSmall(final long header, final int at, final int capacity)
+    {
+        final int f = (int)header & 0xFF;
+        final int klen = (int)(header >>> 8) & 0xFF;
+        final int vlen = (int)(header >>> 16) & 0xFF;
+        if ((f & HAS_EXPIRY) != 0 || klen >= SMALL_VARINT || vlen >= SMALL_VARINT)
+        {
+            return false;
+        }
+        final int key = at + SMALL_HEADER;
+        if (key + klen + vlen > capacity)
+        {
+            return false;
+        }
+        flags = f;
+        expireAt = 0;
+        keyOffset = key;
+        keyLength = klen;
+        valueOffset = key + klen;
+        valueLength = vlen;
+        length = SMALL_HEADER + klen + vlen;
         return true;
     }
 

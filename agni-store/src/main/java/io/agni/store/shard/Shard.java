@@ -1146,6 +1146,17 @@ public final class Shard
     {
         final int valueLength = length1 + length2;
         final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
+        if (i >= 0 && old.length == length && old.hasExpiry() == hasExpiry)
+        {
+            // Same key, same expiry flag and same length, hence the same value length: only the value (and the
+            // expiry time) change, so the header and key bytes stay as they are.
+            if (hasExpiry)
+            {
+                EntryLayout.putExpireAt(old.buffer, old.offset, expireAt);
+            }
+            copyValue(old.buffer, old.valueOffset, value1, offset1, length1, value2, offset2, length2);
+            return;
+        }
         if (i >= 0 && old.length == length && (old.buffer != key || old.keyOffset == keyOffset))
         {
             writeEntry(old.buffer, old.offset, key, keyOffset, keyLength,
@@ -1195,6 +1206,21 @@ public final class Shard
             expiring++;
         }
         compactor.maybeCompact();
+    }
+
+    private static void copyValue(
+        final UnsafeBuffer buffer, final int at,
+        final DirectBuffer value1, final int offset1, final int length1,
+        final DirectBuffer value2, final int offset2, final int length2)
+    {
+        if (buffer != value1 || at != offset1)
+        {
+            buffer.putBytes(at, value1, offset1, length1);
+        }
+        if (length2 > 0)
+        {
+            buffer.putBytes(at + length1, value2, offset2, length2);
+        }
     }
 
     private static void writeEntry(
