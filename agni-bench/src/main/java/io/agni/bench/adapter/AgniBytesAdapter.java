@@ -34,13 +34,7 @@ public final class AgniBytesAdapter implements StoreAdapter
     @Override
     public int get(final KeySet keys, final int index, final MutableDirectBuffer dst)
     {
-        final byte[] value = store.get(keys.array(index));
-        if (value == null)
-        {
-            return NOT_FOUND;
-        }
-        dst.putBytes(0, value);
-        return value.length;
+        return StoreAdapter.copyOut(store.get(keys.array(index)), dst);
     }
 
     @Override

@@ -38,13 +38,7 @@ public final class ChronicleMapAdapter implements StoreAdapter
     @Override
     public int get(final KeySet keys, final int index, final MutableDirectBuffer dst)
     {
-        final byte[] value = map.get(keys.array(index));
-        if (value == null)
-        {
-            return NOT_FOUND;
-        }
-        dst.putBytes(0, value);
-        return value.length;
+        return StoreAdapter.copyOut(map.get(keys.array(index)), dst);
     }
 
     @Override

@@ -25,13 +25,7 @@ public final class ConcurrentHashMapAdapter implements StoreAdapter
     @Override
     public int get(final KeySet keys, final int index, final MutableDirectBuffer dst)
     {
-        final byte[] value = map.get(new BytesKey(keys.array(index)));
-        if (value == null)
-        {
-            return NOT_FOUND;
-        }
-        dst.putBytes(0, value);
-        return value.length;
+        return StoreAdapter.copyOut(map.get(new BytesKey(keys.array(index))), dst);
     }
 
     @Override

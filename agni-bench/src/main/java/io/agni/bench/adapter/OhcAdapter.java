@@ -43,13 +43,7 @@ public final class OhcAdapter implements StoreAdapter
     @Override
     public int get(final KeySet keys, final int index, final MutableDirectBuffer dst)
     {
-        final byte[] value = cache.get(keys.array(index));
-        if (value == null)
-        {
-            return NOT_FOUND;
-        }
-        dst.putBytes(0, value);
-        return value.length;
+        return StoreAdapter.copyOut(cache.get(keys.array(index)), dst);
     }
 
     @Override

@@ -18,6 +18,23 @@ public interface StoreAdapter extends AutoCloseable
     int NOT_FOUND = -1;
 
     /**
+     * Copies a value a store returned as an array into the caller's buffer, as every {@code byte[]} adapter does.
+     *
+     * @param value the value, or {@code null} for a miss.
+     * @param dst   the caller's buffer.
+     * @return the value's length, or {@link #NOT_FOUND}.
+     */
+    static int copyOut(final byte[] value, final MutableDirectBuffer dst)
+    {
+        if (value == null)
+        {
+            return NOT_FOUND;
+        }
+        dst.putBytes(0, value);
+        return value.length;
+    }
+
+    /**
      * Copies the value of one key into {@code dst} from offset {@code 0}.
      *
      * @param keys  the key set.

@@ -226,17 +226,28 @@ public final class EntryCursor
      */
     public boolean keyEquals(final DirectBuffer key, final int offset, final int length)
     {
-        if (length != keyLength)
-        {
-            return false;
-        }
-        final UnsafeBuffer b = buffer;
-        final int base = keyOffset;
+        return length == keyLength && bytesEqual(buffer, keyOffset, key, offset, length);
+    }
+
+    /**
+     * Compares two byte ranges eight bytes at a time.
+     *
+     * @param entry       a segment.
+     * @param entryOffset where its range starts.
+     * @param other       the other buffer.
+     * @param otherOffset where its range starts.
+     * @param length      the length of both ranges.
+     * @return {@code true} if the bytes are equal.
+     */
+    public static boolean bytesEqual(
+        final UnsafeBuffer entry, final int entryOffset, final DirectBuffer other, final int otherOffset,
+        final int length)
+    {
         int i = 0;
         final int longsEnd = length & ~7;
         while (i < longsEnd)
         {
-            if (b.getLong(base + i) != key.getLong(offset + i))
+            if (entry.getLong(entryOffset + i) != other.getLong(otherOffset + i))
             {
                 return false;
             }
@@ -244,7 +255,7 @@ public final class EntryCursor
         }
         while (i < length)
         {
-            if (b.getByte(base + i) != key.getByte(offset + i))
+            if (entry.getByte(entryOffset + i) != other.getByte(otherOffset + i))
             {
                 return false;
             }

@@ -1,5 +1,6 @@
 package io.agni.store.shard;
 
+import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
 import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
@@ -116,7 +117,7 @@ final class FastRead
         }
         final boolean equal = wordKey ?
             buffer.getLong(keyAt) == head && buffer.getLong(keyAt + keyLength - Long.BYTES) == tail :
-            equal(buffer, keyAt, key, keyOffset, keyLength);
+            EntryCursor.bytesEqual(buffer, keyAt, key, keyOffset, keyLength);
         return equal ? location(segmentId, valueAt, valueLength) : NO_MATCH;
     }
 
@@ -143,27 +144,4 @@ final class FastRead
         return (int)location & 0x7F;
     }
 
-    static boolean equal(
-        final UnsafeBuffer entry, final int entryOffset, final DirectBuffer key, final int keyOffset, final int length)
-    {
-        int i = 0;
-        final int longsEnd = length & ~7;
-        while (i < longsEnd)
-        {
-            if (entry.getLong(entryOffset + i) != key.getLong(keyOffset + i))
-            {
-                return false;
-            }
-            i += 8;
-        }
-        while (i < length)
-        {
-            if (entry.getByte(entryOffset + i) != key.getByte(keyOffset + i))
-            {
-                return false;
-            }
-            i++;
-        }
-        return true;
-    }
 }
