@@ -1027,18 +1027,26 @@ public final class OffHeapStore implements AgniStore
 
     private void checkKey(final int keyLength)
     {
-        if (keyLength > maxKeyLength || keyLength < 0)
+        if (keyLength > maxKeyLength)
         {
             throw Limits.keyTooLarge(keyLength, maxKeyLength);
+        }
+        if (keyLength < 0)
+        {
+            throw new IllegalArgumentException("negative key length: " + keyLength);
         }
     }
 
     void checkEntry(final int keyLength, final int valueLength)
     {
         checkKey(keyLength);
-        if (valueLength > maxValueLength || valueLength < 0)
+        if (valueLength > maxValueLength)
         {
             throw Limits.valueTooLarge(valueLength, maxValueLength);
+        }
+        if (valueLength < 0)
+        {
+            throw new IllegalArgumentException("negative value length: " + valueLength);
         }
         if (EntryLayout.length(keyLength, valueLength, true) > EntryLayout.MAX_ENTRY_LENGTH)
         {
