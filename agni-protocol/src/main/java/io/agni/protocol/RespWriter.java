@@ -1,0 +1,378 @@
+package io.agni.protocol;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes RESP2 replies into an expandable direct buffer, appending at {@link #position()}.
+ *
+ * <h2>Memory</h2>
+ * The buffer grows as needed and never shrinks by itself; the owner (a connection) writes out
+ * {@code [0, position())}, then calls {@link #reset()} or {@link #compact(int)}. Constant replies ({@code +OK},
+ * {@code +PONG}, {@code $-1}, {@code :0}, {@code :1}, ...) are encoded once, and integers are written as ASCII in
+ * place, so encoding allocates nothing once the buffer is large enough.
+ *
+ * <h2>Threads</h2>
+ * Not thread-safe; one per connection.
+ */
+public final class RespWriter
+{
+    /**
+     * The initial capacity of the buffer when none is given, in bytes.
+     */
+    public static final int INITIAL_CAPACITY_DEFAULT = 16 * 1024;
+
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final UnsafeBuffer OK = constant("+OK\r\n");
+    private static final UnsafeBuffer PONG = constant("+PONG\r\n");
+    private static final UnsafeBuffer NULL_BULK = constant("$-1\r\n");
+    private static final UnsafeBuffer NULL_ARRAY = constant("*-1\r\n");
+    private static final UnsafeBuffer EMPTY_ARRAY = constant("*0\r\n");
+    private static final UnsafeBuffer EMPTY_BULK = constant("$0\r\n\r\n");
+    private static final int SMALL_INTEGER_MIN = -2;
+    private static final int SMALL_INTEGER_MAX = 16;
+    private static final UnsafeBuffer[] SMALL_INTEGERS = new UnsafeBuffer[SMALL_INTEGER_MAX - SMALL_INTEGER_MIN + 1];
+
+    static
+    {
+        for (int i = SMALL_INTEGER_MIN; i <= SMALL_INTEGER_MAX; i++)
+        {
+            SMALL_INTEGERS[i - SMALL_INTEGER_MIN] = constant(":" + i + "\r\n");
+        }
+    }
+
+    private final ExpandableDirectByteBuffer buffer;
+    private int position;
+
+    /**
+     * A writer with a buffer of {@link #INITIAL_CAPACITY_DEFAULT} bytes to start with.
+     */
+    public RespWriter()
+    {
+        this(INITIAL_CAPACITY_DEFAULT);
+    }
+
+    /**
+     * @param initialCapacity the buffer's initial capacity in bytes.
+     */
+    public RespWriter(final int initialCapacity)
+    {
+        buffer = new ExpandableDirectByteBuffer(initialCapacity);
+    }
+
+    private static UnsafeBuffer constant(final String reply)
+    {
+        return new UnsafeBuffer(reply.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * @return the buffer the replies are encoded into; the replies are {@code [0, position())}.
+     */
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return the number of encoded bytes, from offset 0.
+     */
+    public int position()
+    {
+        return position;
+    }
+
+    /**
+     * Moves the position, e.g. after writing into {@link #buffer()} directly, or back to drop a partial reply.
+     *
+     * @param position the new position, between 0 and the buffer's capacity.
+     */
+    public void position(final int position)
+    {
+        if (position < 0 || position > buffer.capacity())
+        {
+            throw new IndexOutOfBoundsException("position=" + position + ", capacity=" + buffer.capacity());
+        }
+        this.position = position;
+    }
+
+    /**
+     * Makes sure {@code length} more bytes fit from the position on, growing the buffer if needed.
+     *
+     * @param length the number of bytes about to be written.
+     */
+    public void ensureRemaining(final int length)
+    {
+        buffer.checkLimit(position + length);
+    }
+
+    /**
+     * Forgets every encoded byte.
+     */
+    public void reset()
+    {
+        position = 0;
+    }
+
+    /**
+     * Drops the first {@code consumed} bytes (already written out) and moves the rest to offset 0.
+     *
+     * @param consumed the number of bytes written out, at most {@link #position()}.
+     */
+    public void compact(final int consumed)
+    {
+        if (consumed < 0 || consumed > position)
+        {
+            throw new IndexOutOfBoundsException("consumed=" + consumed + ", position=" + position);
+        }
+        final int remaining = position - consumed;
+        if (remaining > 0 && consumed > 0)
+        {
+            buffer.putBytes(0, buffer, consumed, remaining);
+        }
+        position = remaining;
+    }
+
+    /**
+     * {@code +OK}.
+     *
+     * @return this writer.
+     */
+    public RespWriter ok()
+    {
+        return raw(OK);
+    }
+
+    /**
+     * {@code +PONG}.
+     *
+     * @return this writer.
+     */
+    public RespWriter pong()
+    {
+        return raw(PONG);
+    }
+
+    /**
+     * A simple string, {@code +text}. The text must not hold CR or LF; any that it holds are written as spaces.
+     *
+     * @param text the text, ASCII.
+     * @return this writer.
+     */
+    public RespWriter simpleString(final CharSequence text)
+    {
+        return line('+', text);
+    }
+
+    /**
+     * An error, {@code -message}, e.g. {@code "ERR syntax error"}. CR and LF in the message are written as spaces,
+     * as Redis does, so a reply can never be split.
+     *
+     * @param message the message, its error code first.
+     * @return this writer.
+     */
+    public RespWriter error(final CharSequence message)
+    {
+        return line('-', message);
+    }
+
+    /**
+     * An integer, {@code :n}.
+     *
+     * @param value the value.
+     * @return this writer.
+     */
+    public RespWriter integer(final long value)
+    {
+        if (value >= SMALL_INTEGER_MIN && value <= SMALL_INTEGER_MAX)
+        {
+            return raw(SMALL_INTEGERS[(int)value - SMALL_INTEGER_MIN]);
+        }
+        return header(':', value);
+    }
+
+    /**
+     * A bulk string copied from a buffer.
+     *
+     * @param src    the buffer.
+     * @param offset where the bytes start.
+     * @param length how many bytes.
+     * @return this writer.
+     */
+    public RespWriter bulk(final DirectBuffer src, final int offset, final int length)
+    {
+        if (length == 0)
+        {
+            return raw(EMPTY_BULK);
+        }
+        header('$', length);
+        ensureRemaining(length + 2);
+        buffer.putBytes(position, src, offset, length);
+        position += length;
+        putCrlf();
+        return this;
+    }
+
+    /**
+     * A bulk string copied from an array.
+     *
+     * @param bytes the bytes.
+     * @return this writer.
+     */
+    public RespWriter bulk(final byte[] bytes)
+    {
+        if (bytes.length == 0)
+        {
+            return raw(EMPTY_BULK);
+        }
+        header('$', bytes.length);
+        ensureRemaining(bytes.length + 2);
+        buffer.putBytes(position, bytes);
+        position += bytes.length;
+        putCrlf();
+        return this;
+    }
+
+    /**
+     * A bulk string of text encoded as UTF-8: for replies built from text (INFO, CONFIG), not for the hot path.
+     *
+     * @param text the text.
+     * @return this writer.
+     */
+    public RespWriter bulk(final CharSequence text)
+    {
+        return bulk(text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A bulk string of the decimal text of an integer, e.g. for {@code INCRBYFLOAT}-like replies and CONFIG values.
+     *
+     * @param value the value.
+     * @return this writer.
+     */
+    public RespWriter bulkDecimal(final long value)
+    {
+        final int length = decimalLength(value);
+        header('$', length);
+        ensureRemaining(length + 2);
+        position += buffer.putLongAscii(position, value);
+        putCrlf();
+        return this;
+    }
+
+    /**
+     * The null bulk string, {@code $-1}: a missing value.
+     *
+     * @return this writer.
+     */
+    public RespWriter nullBulk()
+    {
+        return raw(NULL_BULK);
+    }
+
+    /**
+     * The header of an array of {@code count} elements, {@code *count}; the elements follow.
+     *
+     * @param count the number of elements, at least 0.
+     * @return this writer.
+     */
+    public RespWriter arrayHeader(final int count)
+    {
+        if (count == 0)
+        {
+            return raw(EMPTY_ARRAY);
+        }
+        return header('*', count);
+    }
+
+    /**
+     * The null array, {@code *-1}.
+     *
+     * @return this writer.
+     */
+    public RespWriter nullArray()
+    {
+        return raw(NULL_ARRAY);
+    }
+
+    /**
+     * Bytes already encoded as RESP, copied as they are.
+     *
+     * @param encoded the encoded reply.
+     * @return this writer.
+     */
+    public RespWriter raw(final DirectBuffer encoded)
+    {
+        final int length = encoded.capacity();
+        ensureRemaining(length);
+        buffer.putBytes(position, encoded, 0, length);
+        position += length;
+        return this;
+    }
+
+    private RespWriter header(final char type, final long value)
+    {
+        ensureRemaining(1 + 20 + 2);
+        buffer.putByte(position++, (byte)type);
+        position += buffer.putLongAscii(position, value);
+        putCrlf();
+        return this;
+    }
+
+    private RespWriter line(final char type, final CharSequence text)
+    {
+        final int length = text.length();
+        for (int i = 0; i < length; i++)
+        {
+            if (text.charAt(i) >= 0x80)
+            {
+                return line(type, text.toString().getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        ensureRemaining(1 + length + 2);
+        buffer.putByte(position++, (byte)type);
+        for (int i = 0; i < length; i++)
+        {
+            final char c = text.charAt(i);
+            buffer.putByte(position++, (byte)(c == '\r' || c == '\n' ? ' ' : c));
+        }
+        putCrlf();
+        return this;
+    }
+
+    private RespWriter line(final char type, final byte[] text)
+    {
+        ensureRemaining(1 + text.length + 2);
+        buffer.putByte(position++, (byte)type);
+        for (final byte b : text)
+        {
+            buffer.putByte(position++, b == '\r' || b == '\n' ? (byte)' ' : b);
+        }
+        putCrlf();
+        return this;
+    }
+
+    private void putCrlf()
+    {
+        ensureRemaining(2);
+        buffer.putBytes(position, CRLF);
+        position += 2;
+    }
+
+    static int decimalLength(final long value)
+    {
+        if (value == Long.MIN_VALUE)
+        {
+            return 20;
+        }
+        int length = value < 0 ? 2 : 1;
+        for (long v = Math.abs(value); v >= 10; v /= 10)
+        {
+            length++;
+        }
+        return length;
+    }
+}
