@@ -9,4 +9,5 @@ module io.agni.protocol
     requires org.agrona;
 
     exports io.agni.protocol;
+    exports io.agni.protocol.command;
 }

@@ -1,0 +1,205 @@
+package io.agni.protocol.command;
+
+import io.agni.api.AgniStore;
+import io.agni.protocol.RespArgs;
+import io.agni.protocol.RespWriter;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * Everything a {@link CommandHandler} works with: the arguments, the store, the session, the reply writer, the
+ * clock, scratch space, and helpers for Redis's argument parsing and common error replies.
+ *
+ * <h2>Lifetime</h2>
+ * One per {@link CommandProcessor}, re-pointed at each command; valid only inside {@link CommandHandler#execute}.
+ * Not thread-safe.
+ */
+public final class CommandContext
+{
+    static final String SYNTAX_ERROR = "ERR syntax error";
+    static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
+
+    private final AgniStore store;
+    private final ServerContext server;
+    private final CommandTable table;
+    private final EpochClock clock;
+    private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(4096);
+    private Session session;
+    private RespArgs args;
+    private RespWriter out;
+    private Command command;
+    private Outcome outcome = Outcome.CONTINUE;
+    private long longValue;
+
+    CommandContext(final AgniStore store, final ServerContext server, final CommandTable table, final EpochClock clock)
+    {
+        this.store = store;
+        this.server = server;
+        this.table = table;
+        this.clock = clock;
+    }
+
+    void prepare(final Command command, final Session session, final RespArgs args, final RespWriter out)
+    {
+        this.command = command;
+        this.session = session;
+        this.args = args;
+        this.out = out;
+        this.outcome = Outcome.CONTINUE;
+    }
+
+    /**
+     * @return the store commands act on.
+     */
+    public AgniStore store()
+    {
+        return store;
+    }
+
+    /**
+     * @return the hosting server.
+     */
+    public ServerContext server()
+    {
+        return server;
+    }
+
+    /**
+     * @return the table of every command (for {@code COMMAND}).
+     */
+    public CommandTable table()
+    {
+        return table;
+    }
+
+    /**
+     * @return the clock that relative expiry times (EX, PX, EXPIRE) are added to; the store's clock.
+     */
+    public EpochClock clock()
+    {
+        return clock;
+    }
+
+    /**
+     * @return the client's session.
+     */
+    public Session session()
+    {
+        return session;
+    }
+
+    /**
+     * @return the command being executed.
+     */
+    public Command command()
+    {
+        return command;
+    }
+
+    /**
+     * @return the arguments, the command name at index 0; views valid only during this command.
+     */
+    public RespArgs args()
+    {
+        return args;
+    }
+
+    /**
+     * @return the reply writer.
+     */
+    public RespWriter out()
+    {
+        return out;
+    }
+
+    /**
+     * @return a scratch buffer this context owns, e.g. for copying a value out of the store before encoding it.
+     */
+    public MutableDirectBuffer scratch()
+    {
+        return scratch;
+    }
+
+    /**
+     * @return the buffer holding the arguments.
+     */
+    public DirectBuffer argBuffer()
+    {
+        return args.buffer();
+    }
+
+    /**
+     * @param index an argument index.
+     * @return where the argument starts in {@link #argBuffer()}.
+     */
+    public int argOffset(final int index)
+    {
+        return args.offset(index);
+    }
+
+    /**
+     * @param index an argument index.
+     * @return the argument's length.
+     */
+    public int argLength(final int index)
+    {
+        return args.length(index);
+    }
+
+    /**
+     * Asks for the connection to be closed once the replies so far are written (QUIT).
+     */
+    public void closeAfterReply()
+    {
+        outcome = Outcome.CLOSE;
+    }
+
+    Outcome outcome()
+    {
+        return outcome;
+    }
+
+    /**
+     * Parses an argument as a signed 64-bit decimal integer with Redis's rules ({@code string2ll}); on success the
+     * value is {@link #parsedLong()}. Allocates nothing.
+     *
+     * @param index an argument index.
+     * @return whether the argument is such an integer.
+     */
+    public boolean parseLong(final int index)
+    {
+        final long value = Numbers.parseLong(args.buffer(), args.offset(index), args.length(index));
+        if (value == Numbers.INVALID && !Numbers.isLongMinValue(args.buffer(), args.offset(index), args.length(index)))
+        {
+            return false;
+        }
+        longValue = value;
+        return true;
+    }
+
+    /**
+     * @return the value of the last successful {@link #parseLong(int)}.
+     */
+    public long parsedLong()
+    {
+        return longValue;
+    }
+
+    /**
+     * Replies {@code -ERR syntax error}.
+     */
+    public void syntaxError()
+    {
+        out.error(SYNTAX_ERROR);
+    }
+
+    /**
+     * Replies {@code -ERR value is not an integer or out of range}.
+     */
+    public void notAnInteger()
+    {
+        out.error(NOT_AN_INTEGER);
+    }
+}

@@ -1,0 +1,166 @@
+package io.agni.protocol.command;
+
+import io.agni.api.AgniException;
+import io.agni.api.AgniStore;
+import io.agni.api.CapacityExceededException;
+import io.agni.api.IntegerOverflowException;
+import io.agni.api.NotAnIntegerException;
+import io.agni.api.StoreClosedException;
+import io.agni.protocol.RespArgs;
+import io.agni.protocol.RespWriter;
+import org.agrona.concurrent.EpochClock;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Executes decoded commands on an {@link AgniStore}: looks the command up, checks its arity and the client's
+ * authentication, runs its handler, and turns the store's expected failures into Redis's error replies.
+ *
+ * <h2>Errors</h2>
+ * Redis's texts: {@code ERR unknown command 'x', with args beginning with: 'a' }, {@code ERR wrong number of
+ * arguments for 'get' command}, {@code NOAUTH Authentication required.}, {@code OOM command not allowed when used
+ * memory > 'maxmemory'.}, {@code ERR value is not an integer or out of range}, {@code ERR increment or decrement
+ * would overflow}. Other {@link AgniException}s reply {@code ERR} and their message. Error replies allocate; the
+ * success path of the common commands does not.
+ *
+ * <h2>Threads</h2>
+ * Not thread-safe: one per event-loop thread, shared by that thread's connections. The {@link CommandTable} may be
+ * shared by all.
+ */
+public final class CommandProcessor
+{
+    static final String OOM = "OOM command not allowed when used memory > 'maxmemory'.";
+    static final String NOAUTH = "NOAUTH Authentication required.";
+    static final String OVERFLOW = "ERR increment or decrement would overflow";
+    static final String CLOSED = "ERR the store is closed";
+
+    private static final int UNKNOWN_ARGS_LIMIT = 128;
+
+    private final CommandTable table;
+    private final ServerContext server;
+    private final EpochClock clock;
+    private final CommandContext context;
+
+    /**
+     * A processor over the standard command table.
+     *
+     * @param store  the store commands act on.
+     * @param server the hosting server.
+     * @param clock  the store's clock, for relative expiry times.
+     */
+    public CommandProcessor(final AgniStore store, final ServerContext server, final EpochClock clock)
+    {
+        this(store, server, clock, CommandTable.standard());
+    }
+
+    /**
+     * @param store  the store commands act on.
+     * @param server the hosting server.
+     * @param clock  the store's clock, for relative expiry times.
+     * @param table  the commands served.
+     */
+    public CommandProcessor(
+        final AgniStore store, final ServerContext server, final EpochClock clock, final CommandTable table)
+    {
+        this.table = Objects.requireNonNull(table, "table");
+        this.server = Objects.requireNonNull(server, "server");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.context = new CommandContext(Objects.requireNonNull(store, "store"), server, table, clock);
+    }
+
+    /**
+     * @return the commands served.
+     */
+    public CommandTable table()
+    {
+        return table;
+    }
+
+    /**
+     * Executes one command and writes its one reply.
+     *
+     * @param session the client's session.
+     * @param args    the command, its name first; a command with no arguments is ignored.
+     * @param out     where the reply goes.
+     * @return whether to close the connection after the reply.
+     */
+    public Outcome execute(final Session session, final RespArgs args, final RespWriter out)
+    {
+        if (args.count() == 0)
+        {
+            return Outcome.CONTINUE;
+        }
+        final Command command = table.lookup(args);
+        if (command == null)
+        {
+            unknownCommand(args, out);
+            return Outcome.CONTINUE;
+        }
+        if (!command.acceptsArgumentCount(args.count()))
+        {
+            out.error("ERR wrong number of arguments for '" + command.name() + "' command");
+            return Outcome.CONTINUE;
+        }
+        if (!session.authenticated() && !command.hasFlag(Command.FLAG_NO_AUTH) && server.authenticationRequired())
+        {
+            out.error(NOAUTH);
+            return Outcome.CONTINUE;
+        }
+
+        session.commandExecuted(command.name(), clock.time());
+        context.prepare(command, session, args, out);
+        final int mark = out.position();
+        try
+        {
+            command.handler().execute(context);
+        }
+        catch (final AgniException | StoreClosedException ex)
+        {
+            out.position(mark);
+            out.error(errorReply(ex));
+        }
+        return context.outcome();
+    }
+
+    static String errorReply(final RuntimeException ex)
+    {
+        if (ex instanceof CapacityExceededException)
+        {
+            return OOM;
+        }
+        if (ex instanceof NotAnIntegerException)
+        {
+            return CommandContext.NOT_AN_INTEGER;
+        }
+        if (ex instanceof IntegerOverflowException)
+        {
+            return OVERFLOW;
+        }
+        if (ex instanceof StoreClosedException)
+        {
+            return CLOSED;
+        }
+        return "ERR " + ex.getMessage();
+    }
+
+    private static void unknownCommand(final RespArgs args, final RespWriter out)
+    {
+        final StringBuilder message = new StringBuilder("ERR unknown command '")
+            .append(truncate(args.asString(0), UNKNOWN_ARGS_LIMIT))
+            .append("', with args beginning with: ");
+        final int start = message.length();
+        for (int i = 1; i < args.count() && message.length() - start < UNKNOWN_ARGS_LIMIT; i++)
+        {
+            final int room = UNKNOWN_ARGS_LIMIT - (message.length() - start);
+            message.append('\'').append(truncate(args.asString(i), room)).append("' ");
+        }
+        out.error(message);
+    }
+
+    private static String truncate(final String text, final int maxBytes)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return bytes.length <= maxBytes ? text : new String(bytes, 0, maxBytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,158 @@
+package io.agni.protocol.command;
+
+/**
+ * The state of one client connection that commands read and change: its id, name, library, whether it has
+ * authenticated. The network adapter makes one per connection; tests make them directly.
+ *
+ * <h2>Threads</h2>
+ * Owned by the thread that serves the connection. Fields other threads read for {@code CLIENT LIST} or {@code INFO}
+ * (name, library, last command time) are volatile, so a listing is never torn but may be slightly stale.
+ */
+public final class Session
+{
+    private final long id;
+    private final String remoteAddress;
+    private final String localAddress;
+    private final long createdMillis;
+    private volatile String name = "";
+    private volatile String libraryName = "";
+    private volatile String libraryVersion = "";
+    private volatile long lastCommandMillis;
+    private volatile String lastCommand = "NULL";
+    private boolean authenticated;
+
+    /**
+     * A new session, not authenticated yet.
+     *
+     * @param id            the client id, unique within the server, from 1.
+     * @param remoteAddress the peer's address as {@code ip:port}.
+     * @param localAddress  the server's address of the connection as {@code ip:port}.
+     * @param createdMillis when the connection was accepted, epoch milliseconds.
+     */
+    public Session(final long id, final String remoteAddress, final String localAddress, final long createdMillis)
+    {
+        this.id = id;
+        this.remoteAddress = remoteAddress;
+        this.localAddress = localAddress;
+        this.createdMillis = createdMillis;
+        this.lastCommandMillis = createdMillis;
+    }
+
+    /**
+     * @return the client id.
+     */
+    public long id()
+    {
+        return id;
+    }
+
+    /**
+     * @return the peer's address, {@code ip:port}.
+     */
+    public String remoteAddress()
+    {
+        return remoteAddress;
+    }
+
+    /**
+     * @return the server's address of the connection, {@code ip:port}.
+     */
+    public String localAddress()
+    {
+        return localAddress;
+    }
+
+    /**
+     * @return when the connection was accepted, epoch milliseconds.
+     */
+    public long createdMillis()
+    {
+        return createdMillis;
+    }
+
+    /**
+     * @return the name set by {@code CLIENT SETNAME} or {@code HELLO SETNAME}, empty when none.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @param name the new name, empty for none.
+     */
+    public void name(final String name)
+    {
+        this.name = name;
+    }
+
+    /**
+     * @return the library name set by {@code CLIENT SETINFO LIB-NAME}, empty when none.
+     */
+    public String libraryName()
+    {
+        return libraryName;
+    }
+
+    /**
+     * @param libraryName the library name.
+     */
+    public void libraryName(final String libraryName)
+    {
+        this.libraryName = libraryName;
+    }
+
+    /**
+     * @return the library version set by {@code CLIENT SETINFO LIB-VER}, empty when none.
+     */
+    public String libraryVersion()
+    {
+        return libraryVersion;
+    }
+
+    /**
+     * @param libraryVersion the library version.
+     */
+    public void libraryVersion(final String libraryVersion)
+    {
+        this.libraryVersion = libraryVersion;
+    }
+
+    /**
+     * @return whether the client has authenticated (always true in effect when no password is set).
+     */
+    public boolean authenticated()
+    {
+        return authenticated;
+    }
+
+    /**
+     * @param authenticated whether the client has authenticated.
+     */
+    public void authenticated(final boolean authenticated)
+    {
+        this.authenticated = authenticated;
+    }
+
+    /**
+     * @return when the last command was executed, epoch milliseconds.
+     */
+    public long lastCommandMillis()
+    {
+        return lastCommandMillis;
+    }
+
+    /**
+     * @return the lower-case name of the last command executed, {@code "NULL"} before the first.
+     */
+    public String lastCommand()
+    {
+        return lastCommand;
+    }
+
+    void commandExecuted(final String command, final long nowMillis)
+    {
+        lastCommand = command;
+        lastCommandMillis = nowMillis;
+    }
+}

@@ -1,0 +1,82 @@
+package io.agni.protocol.command;
+
+import io.agni.protocol.RespArgs;
+import io.agni.protocol.RespWriter;
+import io.agni.store.OffHeapStore;
+import org.agrona.concurrent.CachedEpochClock;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Runs commands through a {@link CommandProcessor} on a small {@link OffHeapStore} with a manual clock, and returns
+ * each raw RESP reply as text (ISO-8859-1, so every byte maps to one char).
+ */
+final class CommandHarness implements AutoCloseable
+{
+    static final long START_MILLIS = 1_700_000_000_000L;
+
+    final CachedEpochClock clock = new CachedEpochClock();
+    final OffHeapStore store;
+    final LocalServerContext server;
+    final CommandProcessor processor;
+    final Session session;
+    final RespWriter out = new RespWriter(256);
+    Outcome lastOutcome;
+
+    CommandHarness()
+    {
+        this(null, 1L << 30);
+    }
+
+    CommandHarness(final String password, final long maxMemory)
+    {
+        clock.update(START_MILLIS);
+        store = OffHeapStore.builder().shards(4).maxMemory(maxMemory).clock(clock).build();
+        server = new LocalServerContext(password, START_MILLIS);
+        processor = new CommandProcessor(store, server, clock);
+        session = newSession(1);
+    }
+
+    Session newSession(final long id)
+    {
+        final Session session = new Session(id, "127.0.0.1:" + (50000 + id), "127.0.0.1:6379", clock.time());
+        server.add(session);
+        return session;
+    }
+
+    /**
+     * Executes one command for the harness's session.
+     *
+     * @param args the command and its arguments.
+     * @return the raw reply.
+     */
+    String reply(final String... args)
+    {
+        return reply(session, RespArgs.of(args));
+    }
+
+    String reply(final byte[]... args)
+    {
+        return reply(session, RespArgs.of(args));
+    }
+
+    String reply(final Session session, final RespArgs args)
+    {
+        out.reset();
+        lastOutcome = processor.execute(session, args, out);
+        final byte[] bytes = new byte[out.position()];
+        out.buffer().getBytes(0, bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    void advanceMillis(final long millis)
+    {
+        clock.advance(millis);
+    }
+
+    @Override
+    public void close()
+    {
+        store.close();
+    }
+}
