@@ -32,8 +32,8 @@ import java.util.List;
  * <h2>Threads and atomicity</h2>
  * Every method may be called from any thread. Every operation on a single key is atomic and linearizable: the
  * read-modify-write operations ({@code getAndSet}, {@code incrementBy}, {@code append}, ...) happen as one step,
- * never as a read followed by a write. {@link #setAll} is atomic with respect to readers of its keys, and
- * {@link #getAll} reads its keys at one instant. {@link #size()}, {@link #stats()} and {@link #clear()} are not
+ * never as a read followed by a write. {@link #setAll} is atomic with respect to readers of its keys,
+ * {@link #rename} moves an entry between its two keys as one step, and {@link #getAll} reads its keys at one instant. {@link #size()}, {@link #stats()} and {@link #clear()} are not
  * atomic with respect to concurrent writes.
  *
  * <h2>Lifecycle</h2>
@@ -161,6 +161,61 @@ public interface AgniStore extends AutoCloseable
      * @throws StoreClosedException   if the store is closed.
      */
     long expireTimeMillis(DirectBuffer key, int keyOffset, int keyLength);
+
+    /**
+     * The length of a key's value (Redis's {@code STRLEN}), without copying it.
+     *
+     * @param key the key.
+     * @return the value's length in bytes, or {@link #NOT_FOUND} if the key is absent or expired.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    int valueLength(byte[] key);
+
+    /**
+     * The length of a key's value (Redis's {@code STRLEN}), allocating nothing.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @return the value's length in bytes, or {@link #NOT_FOUND} if the key is absent or expired.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    int valueLength(DirectBuffer key, int keyOffset, int keyLength);
+
+    /**
+     * A range of a key's value (Redis's {@code GETRANGE}); only the range is copied. Both ends are inclusive byte
+     * indexes; a negative index counts from the end ({@code -1} is the last byte). After that, a start below
+     * {@code 0} becomes {@code 0} and an end past the last byte becomes the last byte; a start after the end, or an
+     * empty value, gives an empty range.
+     *
+     * @param key   the key.
+     * @param start the first byte's index, possibly negative.
+     * @param end   the last byte's index, inclusive, possibly negative.
+     * @return a new array with a copy of the range, never {@code null}: empty if the key is absent or expired.
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    byte[] getRange(byte[] key, long start, long end);
+
+    /**
+     * The zero-copy form of {@link #getRange(byte[], long, long)}: copies only the range into a caller's buffer.
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @param start     the first byte's index, possibly negative.
+     * @param end       the last byte's index, inclusive, possibly negative.
+     * @param dst       the buffer the range is copied into.
+     * @param dstOffset where the range goes.
+     * @return the number of bytes copied: {@code 0} for an empty range or an absent or expired key.
+     * @throws EntryTooLargeException    if the key is longer than the limit.
+     * @throws IndexOutOfBoundsException if {@code dst} cannot hold the range and cannot grow.
+     * @throws StoreClosedException      if the store is closed.
+     */
+    int getRange(
+        DirectBuffer key, int keyOffset, int keyLength, long start, long end, MutableDirectBuffer dst, int dstOffset);
 
     // ------------------------------------------------------------------------------------------------------------
     // Writes
@@ -432,6 +487,111 @@ public interface AgniStore extends AutoCloseable
     long append(DirectBuffer key, int keyOffset, int keyLength, DirectBuffer value, int valueOffset, int valueLength);
 
     /**
+     * Overwrites part of a value from a byte offset on, as one step (Redis's {@code SETRANGE}). A value shorter than
+     * {@code offset} (or an absent key, which counts as empty) is first padded with zero bytes up to it. The expiry
+     * time is kept. An empty {@code value} writes nothing: an absent key stays absent and {@code 0} is returned; a
+     * present key is unchanged and its length returned.
+     *
+     * @param key    the key.
+     * @param offset where the bytes go, at least {@code 0}.
+     * @param value  the bytes to write, possibly empty.
+     * @return the value's length after the write, {@code 0} if the key is absent and {@code value} empty.
+     * @throws IllegalArgumentException   if {@code offset} is negative.
+     * @throws EntryTooLargeException     if the key is longer than its limit, or {@code offset + value.length}
+     *                                    exceeds the value limit (checked before anything is read or reserved,
+     *                                    even when the value would be unchanged); nothing changed.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    long setRange(byte[] key, long offset, byte[] value);
+
+    /**
+     * The zero-copy form of {@link #setRange(byte[], long, byte[])}.
+     *
+     * @param key         the buffer holding the key.
+     * @param keyOffset   where the key starts.
+     * @param keyLength   the key's length in bytes.
+     * @param offset      where the bytes go in the value, at least {@code 0}.
+     * @param value       the buffer holding the bytes to write.
+     * @param valueOffset where they start.
+     * @param valueLength how many, possibly {@code 0}.
+     * @return the value's length after the write, {@code 0} if the key is absent and {@code valueLength} is 0.
+     * @throws IllegalArgumentException   if {@code offset} is negative.
+     * @throws EntryTooLargeException     if the key is longer than its limit, or {@code offset + valueLength}
+     *                                    exceeds the value limit; nothing changed.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    long setRange(
+        DirectBuffer key, int keyOffset, int keyLength, long offset, DirectBuffer value, int valueOffset, int valueLength);
+
+    /**
+     * Moves a key's value and its expiry time to another key, as one step (Redis's {@code RENAME}, and with
+     * {@code replace} false {@code RENAMENX}). A reader sees the value under exactly one of the two keys, never both
+     * or neither. An entry under {@code newKey} is replaced (its own expiry time discarded) only if {@code replace}
+     * is true. When the keys are equal, nothing changes: the result is {@link RenameResult#RENAMED} if the key exists
+     * and {@code replace} is true, {@link RenameResult#TARGET_EXISTS} if it exists and {@code replace} is false.
+     *
+     * @param key     the key to rename.
+     * @param newKey  the key it gets.
+     * @param replace whether an existing {@code newKey} is replaced.
+     * @return {@link RenameResult#RENAMED}; {@link RenameResult#NO_SUCH_KEY} if {@code key} is absent or expired;
+     * {@link RenameResult#TARGET_EXISTS} if {@code newKey} exists and {@code replace} is false. Only
+     * {@code RENAMED} changes anything.
+     * @throws EntryTooLargeException     if either key is longer than the limit; nothing changed.
+     * @throws CapacityExceededException  if the entry under its new key does not fit in the memory budget; nothing
+     *                                    changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    RenameResult rename(byte[] key, byte[] newKey, boolean replace);
+
+    /**
+     * Adds a delta to a value holding a decimal number, as one step (Redis's {@code INCRBYFLOAT}), and stores the
+     * result as text. An absent key counts as {@code 0}. The value must be a number as {@link Decimal#parse} reads
+     * one. The delta is taken as the shortest decimal that reads back as the same {@code double}
+     * ({@link java.math.BigDecimal#valueOf(double)}: {@code 0.1} is exactly one tenth), the sum is exact and then
+     * rounded to 17 significant digits (half to even), and the text is written plain, without an exponent, trailing
+     * fraction zeros or a trailing {@code .}: {@code 10.50} plus {@code 0.1} is {@code 10.6}, {@code 5.0e3} plus
+     * {@code 200} is {@code 5200}. The expiry time is kept.
+     *
+     * @param key   the key.
+     * @param delta the amount to add, possibly negative; must be finite.
+     * @return the new value's text (ASCII).
+     * @throws NotAFloatException         if the value is not a number; nothing changed.
+     * @throws FloatOverflowException     if {@code delta} is not finite, or the result's magnitude exceeds
+     *                                    {@link Double#MAX_VALUE}; nothing changed.
+     * @throws EntryTooLargeException     if the key is longer than the limit, or the text longer than the value
+     *                                    limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    byte[] incrementByFloat(byte[] key, double delta);
+
+    /**
+     * The zero-copy form of {@link #incrementByFloat(byte[], double)}: writes the new value's text into a caller's
+     * buffer. Allocates on the heap (the arithmetic is decimal).
+     *
+     * @param key       the buffer holding the key.
+     * @param keyOffset where the key starts.
+     * @param keyLength the key's length in bytes.
+     * @param delta     the amount to add, possibly negative; must be finite.
+     * @param dst       the buffer the new value's text is copied into.
+     * @param dstOffset where it goes.
+     * @return the text's length in bytes.
+     * @throws NotAFloatException         if the value is not a number; nothing changed.
+     * @throws FloatOverflowException     if {@code delta} is not finite, or the result's magnitude exceeds
+     *                                    {@link Double#MAX_VALUE}; nothing changed.
+     * @throws EntryTooLargeException     if the key is longer than the limit, or the text longer than the value
+     *                                    limit.
+     * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
+     * @throws IndexOutOfBoundsException  if {@code dst} cannot hold the text and cannot grow; the value is then
+     *                                    already stored.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    int incrementByFloat(
+        DirectBuffer key, int keyOffset, int keyLength, double delta, MutableDirectBuffer dst, int dstOffset);
+
+    /**
      * Sets a key's absolute expiry time if a condition holds (Redis's {@code PEXPIREAT} with its options). A time
      * at or before now removes the key, as in Redis.
      *
@@ -499,6 +659,17 @@ public interface AgniStore extends AutoCloseable
      * @throws StoreClosedException     if the store is closed.
      */
     ScanResult scan(long cursor, byte[] pattern, int count);
+
+    /**
+     * Some live key, chosen at random (Redis's {@code RANDOMKEY}). Expected to cost a few probes, not a scan of the
+     * store; not uniform: keys in sparser shards or after longer runs of empty slots are more likely. Expired
+     * entries are never returned.
+     *
+     * @return a copy of a key that is present and not expired at the instant it is read, or {@code null} if there
+     * is none.
+     * @throws StoreClosedException if the store is closed.
+     */
+    byte[] randomKey();
 
     /**
      * The number of entries held, including expired entries not reclaimed yet (as Redis's {@code DBSIZE}).
