@@ -19,6 +19,7 @@ import java.util.Arrays;
 public final class RespArgs
 {
     private static final int INITIAL_CAPACITY = 16;
+    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
 
     private DirectBuffer buffer;
     private int count;
@@ -88,13 +89,47 @@ public final class RespArgs
     {
         if (count == offsets.length)
         {
-            final int capacity = count << 1;
-            offsets = Arrays.copyOf(offsets, capacity);
-            lengths = Arrays.copyOf(lengths, capacity);
+            grow();
         }
         offsets[count] = offset;
         lengths[count] = length;
         count++;
+    }
+
+    private void grow()
+    {
+        final int capacity = count < MAX_CAPACITY >> 1 ? count << 1 : MAX_CAPACITY;
+        if (capacity == count)
+        {
+            throw new IllegalStateException("too many arguments: count=" + count + ", limit=" + MAX_CAPACITY);
+        }
+        offsets = Arrays.copyOf(offsets, capacity);
+        lengths = Arrays.copyOf(lengths, capacity);
+    }
+
+    /**
+     * Points the arguments, added with offsets relative to {@code base}, at their absolute place in {@code buffer}:
+     * the decoder records a partial command relative to its start, which may move between reads.
+     *
+     * @param buffer the buffer that now holds the argument bytes.
+     * @param base   where the command starts in {@code buffer}.
+     */
+    void rebase(final DirectBuffer buffer, final int base)
+    {
+        this.buffer = buffer;
+        final int[] offsets = this.offsets;
+        for (int i = 0, count = this.count; i < count; i++)
+        {
+            offsets[i] += base;
+        }
+    }
+
+    /**
+     * @return how many arguments fit before the arrays grow; the decoder counts them in its reserved memory.
+     */
+    int capacity()
+    {
+        return offsets.length;
     }
 
     /**
@@ -134,9 +169,9 @@ public final class RespArgs
     }
 
     /**
-     * @param index the argument's index.
-     * @return the argument's byte at {@code position}.
+     * @param index    the argument's index.
      * @param position the position within the argument.
+     * @return the argument's byte at {@code position}.
      */
     public byte byteAt(final int index, final int position)
     {
