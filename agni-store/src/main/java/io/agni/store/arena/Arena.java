@@ -14,7 +14,8 @@ import java.util.Arrays;
  *
  * <h2>Memory</h2>
  * Regular segments start at {@link #FIRST_SEGMENT_BYTES} and double up to {@link #MAX_SEGMENT_BYTES}, so a small
- * shard stays small and a large one wastes little at the tail of its newest segment. An entry longer than
+ * shard stays small and a large one wastes little at the tail of its newest segment; when the budget refuses the
+ * next size, the smallest size that holds the entry is tried before the write is refused. An entry longer than
  * {@link #LARGE_ENTRY_BYTES} gets a segment of its own, released as soon as the entry dies. A regular segment whose
  * last live entry dies is kept as the one spare (or retired if there is one already).
  *
@@ -398,13 +399,36 @@ public final class Arena
         {
             size <<= 1;
         }
-        final Segment fresh = newSegment(size, false);
+        Segment fresh = newSegment(size, false);
         if (fresh != null)
         {
             nextRegularBytes = Math.min(MAX_SEGMENT_BYTES, Math.max(nextRegularBytes, size << 1));
+        }
+        else
+        {
+            // near the budget, the next size in the doubling may not fit where the smallest that holds the entry does
+            final int smallest = smallestRegular(length);
+            if (smallest < size)
+            {
+                size = smallest;
+                fresh = newSegment(size, false);
+            }
+        }
+        if (fresh != null)
+        {
             regularBytes += size;
         }
         return fresh;
+    }
+
+    private static int smallestRegular(final int length)
+    {
+        int size = FIRST_SEGMENT_BYTES;
+        while (size < length)
+        {
+            size <<= 1;
+        }
+        return size;
     }
 
     private Segment newSegment(final int capacity, final boolean dedicated)
