@@ -103,14 +103,14 @@ final class MultiSet
                         shard(j).abandonLocked(locations[j], keys[j].capacity(), values[j].capacity());
                     }
                     shard(i).countRejectedLocked();
-                    throw OffHeapStore.rejectedMultiSet(
+                    throw OffHeapStore.budgetExceeded(
                         EntryLayout.length(keys[i].capacity(), values[i].capacity(), false), store.budget());
                 }
                 locations[i] = location;
             }
             for (int i = 0; i < count; i++)
             {
-                shard(i).linkLocked(hashes[i], keys[i], 0, keys[i].capacity(), locations[i], c.entry);
+                shard(i).linkLocked(hashes[i], keys[i], 0, keys[i].capacity(), locations[i], false, c.entry);
             }
             for (final int s : order)
             {

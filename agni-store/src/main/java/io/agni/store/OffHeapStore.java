@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import io.agni.api.CapacityExceededException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
+import io.agni.api.RenameResult;
 import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -61,6 +63,12 @@ public final class OffHeapStore implements AgniStore
      */
     private static final int SHARD_HASH_SHIFT = 48;
     private static final int SWEEP_STEPS_PER_TICK = 16;
+    /**
+     * randomKey's quick tries: shards sampled, and slots probed in each, before it walks every table.
+     */
+    private static final int RANDOM_KEY_SAMPLES = 8;
+    private static final int RANDOM_KEY_PROBES = 64;
+    private static final byte[] EMPTY = new byte[0];
 
     private final StoreConfig config;
     private final Shard[] shards;
@@ -315,6 +323,75 @@ public final class OffHeapStore implements AgniStore
         try
         {
             return expireTime(key, keyOffset, keyLength, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int valueLength(final byte[] key)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            return readRange(k, 0, key.length, false, 0, 0, null, 0, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int valueLength(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(keyLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return readRange(key, keyOffset, keyLength, false, 0, 0, null, 0, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public byte[] getRange(final byte[] key, final long start, final long end)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final int r = readRange(k, 0, key.length, true, start, end, null, 0, c);
+            return r >= 0 ? c.array : EMPTY;
+        }
+        finally
+        {
+            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int getRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checkKey(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return Math.max(0, readRange(key, keyOffset, keyLength, true, start, end, dst, dstOffset, c));
         }
         finally
         {
@@ -659,6 +736,96 @@ public final class OffHeapStore implements AgniStore
     }
 
     @Override
+    public long setRange(final byte[] key, final long offset, final byte[] value)
+    {
+        checkSetRange(key.length, offset, value.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            final UnsafeBuffer v = c.valueWrapper;
+            k.wrap(key);
+            v.wrap(value);
+            return setRange(k, 0, key.length, (int)offset, v, 0, value.length, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public long setRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long offset,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        checkSetRange(keyLength, offset, valueLength);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return setRange(key, keyOffset, keyLength, (int)offset, value, valueOffset, valueLength, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public RenameResult rename(final byte[] key, final byte[] newKey, final boolean replace)
+    {
+        checkKey(key.length);
+        checkKey(newKey.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return Rename.run(this, key, newKey, replace, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public byte[] incrementByFloat(final byte[] key, final double delta)
+    {
+        checkKey(key.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final UnsafeBuffer k = c.keyWrapper;
+            k.wrap(key);
+            final long hash = hash(k, 0, key.length);
+            return shard(hash).incrementByFloat(hash, k, 0, key.length, delta, maxValueLength, null, 0, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public int incrementByFloat(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final double delta,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checkKey(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long hash = hash(key, keyOffset, keyLength);
+            return shard(hash).incrementByFloat(
+                hash, key, keyOffset, keyLength, delta, maxValueLength, dst, dstOffset, c).length;
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
     public boolean expire(final byte[] key, final long expireAtMillis, final ExpireCondition condition)
     {
         checkKey(key.length);
@@ -769,6 +936,49 @@ public final class OffHeapStore implements AgniStore
                 nextCursor = shardIndex + 1 < shards.length ? (long)(shardIndex + 1) << 32 : 0;
             }
             return new ScanResult(nextCursor, keys);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A few probes from a random slot of a random shard; only when they find nothing does it walk every shard's
+     * table once from a random shard (docs/architecture.md, "randomKey").
+     */
+    @Override
+    public byte[] randomKey()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final ThreadLocalRandom random = ThreadLocalRandom.current();
+            for (int attempt = 0; attempt < RANDOM_KEY_SAMPLES; attempt++)
+            {
+                final Shard s = shards[random.nextInt(shards.length)];
+                if (s.count() > 0)
+                {
+                    final byte[] key = s.liveKeyFrom(random.nextInt(), RANDOM_KEY_PROBES, c.entry);
+                    if (key != null)
+                    {
+                        return key;
+                    }
+                }
+            }
+            final int first = random.nextInt(shards.length);
+            for (int j = 0; j < shards.length; j++)
+            {
+                final byte[] key = shards[(first + j) & shardMask].liveKeyFrom(random.nextInt(), Integer.MAX_VALUE,
+                    c.entry);
+                if (key != null)
+                {
+                    return key;
+                }
+            }
+            return null;
         }
         finally
         {
@@ -999,6 +1209,54 @@ public final class OffHeapStore implements AgniStore
         return Arrays.copyOf(sorted, n);
     }
 
+    private int readRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final boolean copySlice,
+        final long start, final long end, final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final long hash = hash(key, keyOffset, keyLength);
+        final int r = shard(hash).readRange(hash, key, keyOffset, keyLength, copySlice, start, end, dst, dstOffset, c);
+        countRead(c, r);
+        return r;
+    }
+
+    private long setRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final int offset,
+        final DirectBuffer value, final int valueOffset, final int valueLength, final ThreadContext c)
+    {
+        if (valueLength == 0)
+        {
+            return Math.max(0, readRange(key, keyOffset, keyLength, false, 0, 0, null, 0, c));
+        }
+        final long hash = hash(key, keyOffset, keyLength);
+        return shard(hash).setRange(hash, key, keyOffset, keyLength, offset, value, valueOffset, valueLength, c);
+    }
+
+    /**
+     * The checks of setRange, before anything is read or reserved. An empty value writes nothing, so, as in Redis,
+     * its offset is not held against the value limit.
+     */
+    private void checkSetRange(final int keyLength, final long offset, final int valueLength)
+    {
+        checkKey(keyLength);
+        if (offset < 0)
+        {
+            throw new IllegalArgumentException("negative offset: " + offset);
+        }
+        if (valueLength < 0)
+        {
+            throw new IllegalArgumentException("negative value length: " + valueLength);
+        }
+        if (valueLength > 0)
+        {
+            if (offset > maxValueLength - valueLength)
+            {
+                throw Limits.valueTooLarge(
+                    offset > Long.MAX_VALUE - valueLength ? Long.MAX_VALUE : offset + valueLength, maxValueLength);
+            }
+            checkEntry(keyLength, (int)offset + valueLength);
+        }
+    }
+
     private long expireTime(final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
     {
         final long hash = hash(key, keyOffset, keyLength);
@@ -1116,7 +1374,7 @@ public final class OffHeapStore implements AgniStore
         }
     }
 
-    static CapacityExceededException rejectedMultiSet(final long requested, final MemoryBudget budget)
+    static CapacityExceededException budgetExceeded(final long requested, final MemoryBudget budget)
     {
         return new CapacityExceededException("memory budget exceeded: requested=" + requested + ", held=" +
             budget.reserved() + ", budget=" + budget.limit());

@@ -315,7 +315,7 @@ public final class Shard
             return AgniStore.NOT_FOUND;
         }
         throw new IndexOutOfBoundsException(
-            "destination too small: value length=" + c.entry.valueLength + ", capacity=" + c.dstCapacity);
+            "destination too small: value length=" + c.dstNeeded + ", capacity=" + c.dstCapacity);
     }
 
     private int readValue(
@@ -345,11 +345,99 @@ public final class Shard
             if (!dst.isExpandable() && (long)dstOffset + length > dst.capacity())
             {
                 c.dstCapacity = dst.capacity();
+                c.dstNeeded = length;
                 return TOO_SMALL;
             }
             dst.putBytes(dstOffset, e.buffer, e.valueOffset, length);
         }
         return length;
+    }
+
+    /**
+     * A key's value length, or a slice of its value ({@link ByteRange}) copied into {@code dst}, or into a new array
+     * left in {@code c} when {@code dst} is null: valueLength and getRange. Only the slice is copied. Any thread.
+     *
+     * @return without {@code copySlice}: the value's length or {@link AgniStore#NOT_FOUND}; with it: the bytes
+     * copied or NOT_FOUND.
+     */
+    public int readRange(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final boolean copySlice, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        int r;
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
+        {
+            final long stamp = lock.tryOptimisticRead();
+            if (stamp != 0)
+            {
+                r = readSlice(table, arena.segments(), tag, key, keyOffset, keyLength, copySlice, start, end,
+                    dst, dstOffset, c);
+                if (r != INCONSISTENT && lock.validate(stamp))
+                {
+                    return finishRead(r, tag, key, keyOffset, keyLength, c);
+                }
+            }
+            Thread.onSpinWait();
+        }
+        final long readStamp = lock.readLock();
+        try
+        {
+            r = readSlice(table, arena.segments(), tag, key, keyOffset, keyLength, copySlice, start, end,
+                dst, dstOffset, c);
+        }
+        finally
+        {
+            lock.unlockRead(readStamp);
+        }
+        if (r == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the read lock");
+        }
+        return finishRead(r, tag, key, keyOffset, keyLength, c);
+    }
+
+    private int readSlice(
+        final IndexTable t, final Segment[] segments, final int tag,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final boolean copySlice, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final EntryCursor e = c.entry;
+        final int r = lookup(t, segments, tag, key, keyOffset, keyLength, e);
+        if (r < 0)
+        {
+            return r;
+        }
+        if (e.hasExpiry() && e.expireAt <= clock.time())
+        {
+            return EXPIRED;
+        }
+        if (!copySlice)
+        {
+            return e.valueLength;
+        }
+        final long slice = ByteRange.slice(start, end, e.valueLength);
+        final int from = e.valueOffset + ByteRange.first(slice);
+        final int count = ByteRange.count(slice);
+        if (dst == null)
+        {
+            final byte[] copy = new byte[count];
+            e.buffer.getBytes(from, copy);
+            c.array = copy;
+        }
+        else
+        {
+            if (!dst.isExpandable() && (long)dstOffset + count > dst.capacity())
+            {
+                c.dstCapacity = dst.capacity();
+                c.dstNeeded = count;
+                return TOO_SMALL;
+            }
+            dst.putBytes(dstOffset, e.buffer, from, count);
+        }
+        return count;
     }
 
     /**
@@ -737,9 +825,153 @@ public final class Shard
         }
     }
 
+    /**
+     * Overwrites a value from {@code offset} on with non-empty bytes, zero-padding a shorter or absent value
+     * (setRange); keeps the expiry time. The caller has checked {@code offset + valueLength} against the value limit.
+     * A write that ends within the value is done in place; a longer value is written as a new entry of the old
+     * prefix, the zero gap and the new bytes.
+     *
+     * @return the new length.
+     */
+    public long setRange(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final int offset,
+        final DirectBuffer value, final int valueOffset, final int valueLength, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = acquireWrite();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            final int oldLength = i >= 0 ? e.valueLength : 0;
+            final int end = offset + valueLength;
+            if (i >= 0 && end <= oldLength)
+            {
+                e.buffer.putBytes(e.valueOffset + offset, value, valueOffset, valueLength);
+                return oldLength;
+            }
+            final int prefix = Math.min(oldLength, offset);
+            final boolean hasExpiry = i >= 0 && e.hasExpiry();
+            put(tag, i, e, key, keyOffset, keyLength, i >= 0 ? e.buffer : value, i >= 0 ? e.valueOffset : valueOffset,
+                prefix, offset - prefix, value, valueOffset, valueLength, hasExpiry, hasExpiry ? e.expireAt : 0);
+            return end;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Adds {@code delta} to a decimal number value (incrementByFloat, {@link DecimalFloat}); keeps the expiry time.
+     * When {@code dst} is given, its room is checked before anything changes and the text is copied into it.
+     *
+     * @return the new value's text.
+     */
+    public byte[] incrementByFloat(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final double delta,
+        final int maxValueLength, final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final EntryCursor e = c.entry;
+        final long stamp = acquireWrite();
+        try
+        {
+            final int i = findForWrite(tag, key, keyOffset, keyLength, e);
+            final byte[] text = i >= 0 ?
+                DecimalFloat.add(e.buffer, e.valueOffset, e.valueLength, delta) : DecimalFloat.add(null, 0, 0, delta);
+            if (text.length > maxValueLength)
+            {
+                throw Limits.valueTooLarge(text.length, maxValueLength);
+            }
+            if (dst != null && !dst.isExpandable() && (long)dstOffset + text.length > dst.capacity())
+            {
+                throw new IndexOutOfBoundsException(
+                    "destination too small: value length=" + text.length + ", capacity=" + dst.capacity());
+            }
+            final boolean hasExpiry = i >= 0 && e.hasExpiry();
+            final UnsafeBuffer textBuffer = new UnsafeBuffer(text);
+            put(tag, i, e, key, keyOffset, keyLength, textBuffer, 0, text.length, 0, textBuffer, 0, 0,
+                hasExpiry, hasExpiry ? e.expireAt : 0);
+            if (dst != null)
+            {
+                dst.putBytes(dstOffset, text);
+            }
+            return text;
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // Multi-key writes: the caller holds the write lock of every shard involved.
     // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Finds a live key, removing it if it has expired; the caller holds the write lock.
+     *
+     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
+     */
+    public int findLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        return findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+    }
+
+    /**
+     * Writes a copy of another entry's value and expiry time under a new key into fresh arena space, without linking
+     * it into the index (rename); the caller holds the write lock of this shard and of the source's shard, and later
+     * calls {@link #linkLocked}. When the budget refuses a segment, compacts in place, skipping
+     * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read).
+     *
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    public long copyInLocked(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
+        final int sourceSegmentId)
+    {
+        final boolean hasExpiry = source.hasExpiry();
+        final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
+        if (entryLength > EntryLayout.MAX_ENTRY_LENGTH)
+        {
+            throw Limits.valueTooLarge(source.valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
+        }
+        final int length = (int)entryLength;
+        long location = arena.allocate(length);
+        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, sourceSegmentId))
+        {
+            location = arena.allocate(length);
+        }
+        if (location == Arena.NO_SPACE)
+        {
+            return Arena.NO_SPACE;
+        }
+        final int segmentId = Arena.segmentIdOf(location);
+        writeEntry(arena.segments()[segmentId].buffer, Arena.offsetOf(location), key, keyOffset, keyLength,
+            source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
+            hasExpiry, source.expireAt);
+        arena.onWritten(segmentId, length);
+        return location;
+    }
+
+    /**
+     * Removes a live key; the caller holds the write lock.
+     *
+     * @return whether it was present.
+     */
+    public boolean removeLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        if (i < 0)
+        {
+            return false;
+        }
+        removeAt(i, e);
+        return true;
+    }
 
     /**
      * Whether a key is present and live; the caller holds the write lock.
@@ -799,11 +1031,14 @@ public final class Shard
     }
 
     /**
-     * Links an entry written by {@link #prepareLocked} into the index, replacing the key's current entry.
+     * Links an entry written by {@link #prepareLocked} or {@link #copyInLocked} into the index, replacing the key's
+     * current entry.
+     *
+     * @param hasExpiry whether the new entry carries an expiry time.
      */
     public void linkLocked(
         final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long location,
-        final EntryCursor e)
+        final boolean hasExpiry, final EntryCursor e)
     {
         final int tag = IndexLayout.tag(hash);
         final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -821,6 +1056,10 @@ public final class Shard
         {
             table.insertNew(slot);
             count++;
+        }
+        if (hasExpiry)
+        {
+            expiring++;
         }
     }
 
@@ -953,6 +1192,51 @@ public final class Shard
             }
             while (v != 0 && visited < buckets);
             return v;
+        }
+        finally
+        {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * The key of the first live entry at or after slot {@code startSlot}, probing at most {@code maxSlots} slots
+     * under the read lock (randomKey). Expired entries are skipped, not removed.
+     *
+     * @param startSlot where to start; reduced to the table's size.
+     * @param maxSlots  how many slots to look at, at most the whole table.
+     * @return a copy of the key, or {@code null} if none was found.
+     */
+    public byte[] liveKeyFrom(final int startSlot, final int maxSlots, final EntryCursor e)
+    {
+        final long stamp = lock.readLock();
+        try
+        {
+            final IndexTable t = table;
+            final Segment[] segments = arena.segments();
+            final long now = clock.time();
+            final int limit = Math.min(maxSlots, t.capacity());
+            int i = startSlot & t.mask;
+            for (int examined = 0; examined < limit; examined++)
+            {
+                final long slot = t.get(i);
+                if (slot != IndexLayout.EMPTY)
+                {
+                    final Segment s = segments[IndexLayout.segmentOf(slot)];
+                    if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+                    {
+                        throw corrupt("entry unreadable in randomKey");
+                    }
+                    if (!e.isExpired(now))
+                    {
+                        final byte[] key = new byte[e.keyLength];
+                        e.buffer.getBytes(e.keyOffset, key);
+                        return key;
+                    }
+                }
+                i = (i + 1) & t.mask;
+            }
+            return null;
         }
         finally
         {
@@ -1132,11 +1416,6 @@ public final class Shard
             hasExpiry, expireAt, fresh);
     }
 
-    /**
-     * Writes a new version of an entry (key, then value part 1 and part 2) and points the index at it: in place
-     * when the length is unchanged, else in fresh arena space. Any capacity failure happens before anything
-     * visible changes.
-     */
     private void put(
         final int tag, final int i, final EntryCursor old,
         final DirectBuffer key, final int keyOffset, final int keyLength,
@@ -1144,7 +1423,23 @@ public final class Shard
         final DirectBuffer value2, final int offset2, final int length2,
         final boolean hasExpiry, final long expireAt, final EntryCursor fresh)
     {
-        final int valueLength = length1 + length2;
+        put(tag, i, old, key, keyOffset, keyLength, value1, offset1, length1, 0, value2, offset2, length2,
+            hasExpiry, expireAt);
+    }
+
+    /**
+     * Writes a new version of an entry (key, then value part 1, {@code gap} zero bytes and value part 2) and points
+     * the index at it: in place when the length is unchanged, else in fresh arena space. Any capacity failure
+     * happens before anything visible changes.
+     */
+    private void put(
+        final int tag, final int i, final EntryCursor old,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
+        final DirectBuffer value2, final int offset2, final int length2,
+        final boolean hasExpiry, final long expireAt)
+    {
+        final int valueLength = length1 + gap + length2;
         final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
         if (i >= 0 && old.length == length && old.hasExpiry() == hasExpiry)
         {
@@ -1154,13 +1449,13 @@ public final class Shard
             {
                 EntryLayout.putExpireAt(old.buffer, old.offset, expireAt);
             }
-            copyValue(old.buffer, old.valueOffset, value1, offset1, length1, value2, offset2, length2);
+            copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
             return;
         }
         if (i >= 0 && old.length == length && (old.buffer != key || old.keyOffset == keyOffset))
         {
             writeEntry(old.buffer, old.offset, key, keyOffset, keyLength,
-                value1, offset1, length1, value2, offset2, length2, hasExpiry, expireAt);
+                value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
             if (old.hasExpiry() != hasExpiry)
             {
                 expiring += hasExpiry ? 1 : -1;
@@ -1184,7 +1479,7 @@ public final class Shard
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
-            value1, offset1, length1, value2, offset2, length2, hasExpiry, expireAt);
+            value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
         final long slot = IndexLayout.slot(tag, segmentId, offset);
         if (i >= 0)
@@ -1210,27 +1505,31 @@ public final class Shard
 
     private static void copyValue(
         final UnsafeBuffer buffer, final int at,
-        final DirectBuffer value1, final int offset1, final int length1,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
         final DirectBuffer value2, final int offset2, final int length2)
     {
         if (buffer != value1 || at != offset1)
         {
             buffer.putBytes(at, value1, offset1, length1);
         }
+        if (gap > 0)
+        {
+            buffer.setMemory(at + length1, gap, (byte)0);
+        }
         if (length2 > 0)
         {
-            buffer.putBytes(at + length1, value2, offset2, length2);
+            buffer.putBytes(at + length1 + gap, value2, offset2, length2);
         }
     }
 
     private static void writeEntry(
         final UnsafeBuffer buffer, final int offset,
         final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value1, final int offset1, final int length1,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
         final DirectBuffer value2, final int offset2, final int length2,
         final boolean hasExpiry, final long expireAt)
     {
-        int p = EntryLayout.writeHeader(buffer, offset, hasExpiry, expireAt, keyLength, length1 + length2);
+        int p = EntryLayout.writeHeader(buffer, offset, hasExpiry, expireAt, keyLength, length1 + gap + length2);
         if (buffer != key || p != keyOffset)
         {
             buffer.putBytes(p, key, keyOffset, keyLength);
@@ -1241,6 +1540,11 @@ public final class Shard
             buffer.putBytes(p, value1, offset1, length1);
         }
         p += length1;
+        if (gap > 0)
+        {
+            buffer.setMemory(p, gap, (byte)0);
+            p += gap;
+        }
         if (length2 > 0)
         {
             buffer.putBytes(p, value2, offset2, length2);

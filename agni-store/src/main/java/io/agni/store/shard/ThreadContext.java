@@ -47,6 +47,10 @@ public final class ThreadContext
      */
     public int dstCapacity;
     /**
+     * The bytes a destination that was too small had to hold, for the exception message.
+     */
+    public int dstNeeded;
+    /**
      * Reads that found a live entry.
      */
     public long hits;
