@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * }</pre>
  * The suite is split by concern into a chain of abstract classes, each one file: {@link ReadWriteContract},
  * {@link ConditionalWriteContract}, {@link ExpiryContract}, {@link CounterAndAppendContract},
- * {@link ScanAndStatsContract}, and this class (limits and lifecycle). Extend only this one.
+ * {@link StringRangeContract}, {@link FloatIncrementContract}, {@link RenameContract}, {@link ScanAndStatsContract},
+ * and this class (limits and lifecycle). Extend only this one.
  *
  * <h2>What the store must accept</h2>
  * Every test starts with an empty store and writes little (a few hundred small entries at most), so a store with a
@@ -73,6 +74,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
 
         final Map<String, Executable> operations = everyKeyOperation(key, keyBuffer, 3, key.length);
         operations.put("setAll", () -> store.setAll(List.of(bytes("fresh"), key), keys("a", "b"), SetCondition.ALWAYS));
+        operations.put("rename onto it", () -> store.rename(bytes("existing"), key, true));
         assertAll(operations.entrySet().stream().map(e -> () ->
         {
             final EntryTooLargeException ex = assertThrows(EntryTooLargeException.class, e.getValue(), e.getKey());
@@ -172,6 +174,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
         final Map<String, Executable> operations = everyKeyOperation(bytes("k"), bufferWith(bytes("k"), 1), 1, 1);
         operations.put("setAll", () -> store.setAll(keys("a"), keys("1"), SetCondition.ALWAYS));
         operations.put("scan", () -> store.scan(0, null, 10));
+        operations.put("randomKey", () -> store.randomKey());
         operations.put("size", () -> store.size());
         operations.put("clear", () -> store.clear());
         operations.put("stats", () -> store.stats());
@@ -237,6 +240,17 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
         ops.put("expire direct", () -> store.expire(keyBuffer, offset, length, hoursAhead(1), ExpireCondition.ALWAYS));
         ops.put("persist", () -> store.persist(key));
         ops.put("persist direct", () -> store.persist(keyBuffer, offset, length));
+        ops.put("valueLength", () -> store.valueLength(key));
+        ops.put("valueLength direct", () -> store.valueLength(keyBuffer, offset, length));
+        ops.put("getRange", () -> store.getRange(key, 0, -1));
+        ops.put("getRange direct",
+            () -> store.getRange(keyBuffer, offset, length, 0, -1, new ExpandableArrayBuffer(), 0));
+        ops.put("setRange", () -> store.setRange(key, 2, bytes("1")));
+        ops.put("setRange direct", () -> store.setRange(keyBuffer, offset, length, 0, value, 0, 1));
+        ops.put("rename", () -> store.rename(key, bytes("renamed"), true));
+        ops.put("incrementByFloat", () -> store.incrementByFloat(key, 1.5));
+        ops.put("incrementByFloat direct",
+            () -> store.incrementByFloat(keyBuffer, offset, length, 1.5, new ExpandableArrayBuffer(), 0));
         return ops;
     }
 }

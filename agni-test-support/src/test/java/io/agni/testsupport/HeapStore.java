@@ -4,8 +4,11 @@ import io.agni.api.AgniStore;
 import io.agni.api.EntryTooLargeException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
+import io.agni.api.FloatOverflowException;
 import io.agni.api.IntegerOverflowException;
+import io.agni.api.NotAFloatException;
 import io.agni.api.NotAnIntegerException;
+import io.agni.api.RenameResult;
 import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
@@ -14,13 +17,18 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochClock;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The simplest correct {@link AgniStore}: one lock around a {@link HashMap}. It exists to show that the contract
@@ -494,6 +502,191 @@ final class HeapStore implements AgniStore
     public synchronized boolean persist(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         return persist(bytes(key, keyOffset, keyLength));
+    }
+
+    @Override
+    public synchronized int valueLength(final byte[] key)
+    {
+        final Entry entry = live(key(key));
+        return entry == null ? NOT_FOUND : entry.value.length;
+    }
+
+    @Override
+    public synchronized int valueLength(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return valueLength(bytes(key, keyOffset, keyLength));
+    }
+
+    @Override
+    public synchronized byte[] getRange(final byte[] key, final long start, final long end)
+    {
+        final Entry entry = live(key(key));
+        if (entry == null)
+        {
+            return new byte[0];
+        }
+        final long length = entry.value.length;
+        if (start < 0 && end < 0 && start > end)
+        {
+            return new byte[0];
+        }
+        final long first = Math.max(0, start < 0 ? length + start : start);
+        final long last = Math.min(length - 1, Math.max(0, end < 0 ? length + end : end));
+        return first > last ? new byte[0] : Arrays.copyOfRange(entry.value, (int)first, (int)last + 1);
+    }
+
+    @Override
+    public synchronized int getRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        return copy(getRange(bytes(key, keyOffset, keyLength), start, end), dst, dstOffset);
+    }
+
+    @Override
+    public synchronized long setRange(final byte[] key, final long offset, final byte[] value)
+    {
+        final ByteArrayKey k = key(key);
+        if (offset < 0)
+        {
+            throw new IllegalArgumentException("negative offset: " + offset);
+        }
+        final Entry entry = live(k);
+        if (value.length == 0)
+        {
+            return entry == null ? 0 : entry.value.length;
+        }
+        checkValue(offset > Long.MAX_VALUE - value.length ? Long.MAX_VALUE : offset + value.length);
+        final byte[] old = entry == null ? new byte[0] : entry.value;
+        final byte[] updated = Arrays.copyOf(old, Math.max(old.length, (int)offset + value.length));
+        System.arraycopy(value, 0, updated, (int)offset, value.length);
+        put(k, updated, entry == null ? -1 : entry.expireAt);
+        return updated.length;
+    }
+
+    @Override
+    public synchronized long setRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long offset,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        return setRange(bytes(key, keyOffset, keyLength), offset, bytes(value, valueOffset, valueLength));
+    }
+
+    @Override
+    public synchronized RenameResult rename(final byte[] key, final byte[] newKey, final boolean replace)
+    {
+        final ByteArrayKey from = key(key);
+        final ByteArrayKey to = key(newKey);
+        final Entry entry = live(from);
+        if (entry == null)
+        {
+            return RenameResult.NO_SUCH_KEY;
+        }
+        if (from.equals(to))
+        {
+            return replace ? RenameResult.RENAMED : RenameResult.TARGET_EXISTS;
+        }
+        if (!replace && live(to) != null)
+        {
+            return RenameResult.TARGET_EXISTS;
+        }
+        map.remove(from);
+        map.put(to, entry);
+        return RenameResult.RENAMED;
+    }
+
+    @Override
+    public synchronized byte[] randomKey()
+    {
+        checkOpen();
+        final List<ByteArrayKey> keys = new ArrayList<>();
+        for (final ByteArrayKey key : new ArrayList<>(map.keySet()))
+        {
+            if (live(key) != null)
+            {
+                keys.add(key);
+            }
+        }
+        return keys.isEmpty() ? null : keys.get(ThreadLocalRandom.current().nextInt(keys.size())).bytes();
+    }
+
+    @Override
+    public synchronized byte[] incrementByFloat(final byte[] key, final double delta)
+    {
+        final ByteArrayKey k = key(key);
+        final Entry entry = live(k);
+        final BigDecimal old = entry == null ? BigDecimal.ZERO : parseFloat(entry.value);
+        if (Double.isNaN(delta) || Double.isInfinite(delta))
+        {
+            throw new FloatOverflowException();
+        }
+        final BigDecimal sum = old.add(new BigDecimal(Double.toString(delta)))
+            .round(new MathContext(17, RoundingMode.HALF_EVEN));
+        if (sum.abs().compareTo(new BigDecimal(Double.MAX_VALUE)) > 0)
+        {
+            throw new FloatOverflowException();
+        }
+        final String text = sum.signum() == 0 ? "0" : sum.stripTrailingZeros().toPlainString();
+        final byte[] value = text.getBytes(StandardCharsets.US_ASCII);
+        checkValue(value.length);
+        put(k, value, entry == null ? -1 : entry.expireAt);
+        return value.clone();
+    }
+
+    @Override
+    public synchronized int incrementByFloat(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final double delta,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        final byte[] k = bytes(key, keyOffset, keyLength);
+        final Entry before = live(key(k));
+        final byte[] text = incrementByFloat(k, delta);
+        if (!dst.isExpandable() && dstOffset + text.length > dst.capacity())
+        {
+            if (before == null)
+            {
+                map.remove(key(k));
+            }
+            else
+            {
+                map.put(key(k), before);
+            }
+            throw new IndexOutOfBoundsException("dst too small: capacity=" + dst.capacity());
+        }
+        return copy(text, dst, dstOffset);
+    }
+
+    /**
+     * A number as Redis's {@code strtold} reads one, by a grammar written independently of the store's.
+     */
+    private static BigDecimal parseFloat(final byte[] value)
+    {
+        final String text = new String(value, StandardCharsets.ISO_8859_1);
+        if (text.length() <= 5120 && text.matches("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"))
+        {
+            try
+            {
+                final BigDecimal number = new BigDecimal(text.endsWith(".") ? text + "0" : text);
+                if (number.signum() == 0 || number.abs().compareTo(new BigDecimal("1e4933")) < 0 &&
+                    number.abs().compareTo(new BigDecimal("1e-4952")) > 0)
+                {
+                    return number;
+                }
+            }
+            catch (final NumberFormatException ignore)
+            {
+                // an exponent beyond int: out of range
+            }
+        }
+        if (text.matches("[+-]?0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][+-]?[0-9]{1,5})?"))
+        {
+            final double number = Double.parseDouble(text.matches(".*[pP].*") ? text : text + "p0");
+            if (Double.isFinite(number))
+            {
+                return new BigDecimal(number);
+            }
+        }
+        throw new NotAFloatException();
     }
 
     @Override
