@@ -57,6 +57,9 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
     /**
      * Validates the limits.
      *
+     * @param maxBulkLength   the longest bulk string accepted, in bytes.
+     * @param maxArguments    the most arguments one multibulk request may declare.
+     * @param maxInlineLength the longest inline request or header line, in bytes.
      * @throws IllegalArgumentException if a limit is out of its range: {@code maxBulkLength} from 0 to
      *                                  {@link #MAX_BULK_LENGTH_LIMIT}, {@code maxArguments} from 1 to
      *                                  {@link #MAX_ARRAY_LIMIT}, {@code maxInlineLength} from
@@ -103,7 +106,8 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
     {
         if (value < min || value > max)
         {
-            throw new IllegalArgumentException(name + " must be from " + min + " to " + max + ": " + name + "=" + value);
+            throw new IllegalArgumentException(
+                name + " must be from " + min + " to " + max + ": " + name + "=" + value);
         }
     }
 }

@@ -17,10 +17,11 @@ import org.agrona.DirectBuffer;
  * <h2>States</h2>
  * One small method per state, each returning whether it made progress; decoding stops at the first that did not.
  * <pre>
- *   COMMAND_START --'*'--> MULTIBULK_COUNT --n > 0--> BULK_HEADER <--> BULK_BODY --n-th argument--> COMMAND_START
- *        |                        '--n <= 0: skipped--> COMMAND_START
- *        '--other--> INLINE --line--> COMMAND_START
- *   any --protocol error--> FAILED (until reset())
+ *   COMMAND_START --'*'--> MULTIBULK_COUNT --n > 0--> BULK_HEADER --> BULK_BODY --more--> BULK_HEADER
+ *        |                        |                                      |
+ *        |                        '--n = 0 or less: skipped              '--n-th argument: a command
+ *        '--other--> INLINE --a line: a command, or skipped if blank
+ *   then COMMAND_START again; on a protocol error, FAILED until reset()
  * </pre>
  *
  * <h2>Limits</h2>
