@@ -1,0 +1,272 @@
+package io.agni.net;
+
+import io.agni.api.AgniStore;
+import io.agni.protocol.command.ServerContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+
+/**
+ * Serves an {@link AgniStore} over TCP to any Redis client, speaking RESP2 (and inline commands).
+ *
+ * <pre>{@code
+ * try (AgniStore store = OffHeapStore.builder().build();
+ *      AgniServer server = AgniServer.builder(store).port(6379).build().start())
+ * {
+ *     // redis-cli -p 6379 set k v
+ * }
+ * }</pre>
+ *
+ * <h2>Threads</h2>
+ * One acceptor thread and {@link AgniServerBuilder#eventLoopThreads(int)} event-loop threads, each with its own
+ * selector and command processor. A connection is assigned to a loop round robin when it is accepted and served
+ * by that loop alone: one read, decode and execute every complete command, one write, per readiness event. The
+ * store is shared by every loop, so it must be thread-safe (every {@code AgniStore} is).
+ *
+ * <h2>Limits and security</h2>
+ * See {@link AgniServerBuilder}: maximum clients, idle timeout, query and output buffer limits per client, the
+ * password ({@code requirepass}) and Redis's pre-authentication limits, protected mode. A client that breaks a limit
+ * is disconnected without disturbing the others; problems are logged at WARN at most once per ten seconds per kind,
+ * connections at DEBUG.
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #start()} binds and starts serving; {@link #close()} stops accepting, stops reading, lets replies already
+ * computed go out for up to the shutdown timeout, closes every socket and releases the port. A server starts at
+ * most once. The store is the caller's: closing the server does not close it. All public methods are thread-safe.
+ */
+public final class AgniServer implements AutoCloseable
+{
+    static final Logger LOG = LoggerFactory.getLogger(AgniServer.class);
+
+    /**
+     * The listening socket's backlog, Redis's {@code tcp-backlog} (the kernel may cap it at {@code somaxconn}).
+     */
+    static final int ACCEPT_BACKLOG = 511;
+
+    private static final long JOIN_MARGIN_MS = 5_000;
+    private static final int NEW = 0;
+    private static final int RUNNING = 1;
+    private static final int CLOSED = 2;
+
+    private final AgniServerConfig config;
+    private final AgniServerContext context;
+    private int state = NEW;
+    private ServerSocketChannel serverChannel;
+    private EventLoop[] loops;
+    private Thread acceptorThread;
+    private volatile InetSocketAddress localAddress;
+
+    AgniServer(final AgniServerConfig config)
+    {
+        this.config = config;
+        this.context = new AgniServerContext(config);
+    }
+
+    /**
+     * @param store the store to serve, shared by every connection; not closed by the server.
+     * @return a builder with every setting at its default.
+     */
+    public static AgniServerBuilder builder(final AgniStore store)
+    {
+        return new AgniServerBuilder(store);
+    }
+
+    /**
+     * Binds the listening socket (with SO_REUSEADDR, so a port a closed server held can be bound again at once)
+     * and starts the acceptor and event-loop threads.
+     *
+     * @return this server.
+     * @throws IllegalStateException if the server was started or closed before.
+     * @throws UncheckedIOException  if the address cannot be bound; the server is then closed.
+     */
+    public synchronized AgniServer start()
+    {
+        if (state != NEW)
+        {
+            throw new IllegalStateException(state == RUNNING ? "server already started" : "server closed");
+        }
+        state = CLOSED;
+        final InetSocketAddress bindTo = new InetSocketAddress(config.bindAddress, config.port);
+        final EventLoop[] loops = new EventLoop[config.eventLoopThreads];
+        ServerSocketChannel channel = null;
+        try
+        {
+            channel = ServerSocketChannel.open();
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(bindTo, ACCEPT_BACKLOG);
+            localAddress = (InetSocketAddress)channel.getLocalAddress();
+            for (int i = 0; i < loops.length; i++)
+            {
+                loops[i] = new EventLoop("agni-loop-" + i + "-" + localAddress.getPort(), config, context);
+            }
+        }
+        catch (final IOException ex)
+        {
+            closeQuietly(channel);
+            for (final EventLoop loop : loops)
+            {
+                if (loop != null)
+                {
+                    loop.closeUnstarted();
+                }
+            }
+            throw new UncheckedIOException("cannot listen on " + EventLoop.format(bindTo) + ": " + ex.getMessage(), ex);
+        }
+        serverChannel = channel;
+        this.loops = loops;
+        context.started(localAddress.getPort(), System.currentTimeMillis());
+        for (final EventLoop loop : loops)
+        {
+            loop.start();
+        }
+        acceptorThread = new Thread(
+            new Acceptor(channel, loops, context, config.maxClients), "agni-acceptor-" + localAddress.getPort());
+        acceptorThread.start();
+        state = RUNNING;
+        LOG.info(
+            "agni server listening on {} ({} event loops, maxClients={}, password {}, protected mode {})",
+            EventLoop.format(localAddress), loops.length, config.maxClients,
+            config.passwordRequired() ? "set" : "not set", config.protectedMode ? "on" : "off");
+        if (!config.bindAddress.isLoopbackAddress() && !config.passwordRequired())
+        {
+            LOG.warn(config.protectedMode ?
+                "listening on a non-loopback address with no password: protected mode refuses non-loopback clients" :
+                "listening on a non-loopback address with no password and protected mode off: anyone who can " +
+                "reach {} can read and change the store", EventLoop.format(localAddress));
+        }
+        return this;
+    }
+
+    /**
+     * @return the port the server listens on; with port 0 configured, the one the system picked.
+     * @throws IllegalStateException if the server was never started.
+     */
+    public synchronized int port()
+    {
+        return localAddress().getPort();
+    }
+
+    /**
+     * @return the address and port the server listens on.
+     * @throws IllegalStateException if the server was never started.
+     */
+    public synchronized InetSocketAddress localAddress()
+    {
+        if (localAddress == null)
+        {
+            throw new IllegalStateException("server not started");
+        }
+        return localAddress;
+    }
+
+    /**
+     * @return whether the server has started and not been closed.
+     */
+    public synchronized boolean isRunning()
+    {
+        return state == RUNNING;
+    }
+
+    /**
+     * @return the number of clients connected now (those being refused by protected mode included until closed).
+     */
+    public int connectedClients()
+    {
+        return context.connectedClients();
+    }
+
+    /**
+     * @return a snapshot of the connection counters.
+     */
+    public AgniServerStats stats()
+    {
+        return context.stats();
+    }
+
+    /**
+     * @return what the command layer sees of this server: sessions, authentication, start time, port.
+     */
+    ServerContext context()
+    {
+        return context;
+    }
+
+    /**
+     * Stops accepting, stops reading from every client, lets the replies already computed go out for up to the
+     * shutdown timeout, then closes every socket and selector, joins the threads and releases the port. Idempotent;
+     * safe from any thread, an event loop's included (that loop is then not joined).
+     */
+    @Override
+    public void close()
+    {
+        final EventLoop[] loops;
+        synchronized (this)
+        {
+            if (state != RUNNING)
+            {
+                state = CLOSED;
+                return;
+            }
+            state = CLOSED;
+            loops = this.loops;
+        }
+        closeQuietly(serverChannel);
+        join(acceptorThread, JOIN_MARGIN_MS);
+        for (final EventLoop loop : loops)
+        {
+            loop.requestShutdown();
+        }
+        for (final EventLoop loop : loops)
+        {
+            join(loop.thread(), config.shutdownTimeoutMs + JOIN_MARGIN_MS);
+        }
+        context.stopped();
+        LOG.info("agni server on {} closed", EventLoop.format(localAddress));
+    }
+
+    private static void join(final Thread thread, final long timeoutMs)
+    {
+        if (thread == Thread.currentThread())
+        {
+            return;
+        }
+        try
+        {
+            thread.join(timeoutMs);
+            if (thread.isAlive())
+            {
+                LOG.warn("{} did not stop within {} ms", thread.getName(), timeoutMs);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(final ServerSocketChannel channel)
+    {
+        if (channel != null)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ex)
+            {
+                LOG.warn("closing the listening socket failed", ex);
+            }
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "AgniServer[" + (localAddress == null ? "not started" : EventLoop.format(localAddress)) + "]";
+    }
+}

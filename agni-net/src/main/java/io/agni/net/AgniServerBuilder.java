@@ -1,0 +1,332 @@
+package io.agni.net;
+
+import io.agni.api.AgniStore;
+import io.agni.protocol.ProtocolLimits;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Configures an {@link AgniServer}. Every setter checks its own argument and says what is wrong with it;
+ * {@link #build()} takes a snapshot, so the builder may be reused. Every default is a named constant.
+ * <p>
+ * Not thread-safe: configure on one thread.
+ */
+public final class AgniServerBuilder
+{
+    /**
+     * The default bind address: the IPv4 loopback only, so a server is never reachable from the network unless
+     * asked to be.
+     */
+    public static final String BIND_ADDRESS_DEFAULT = "127.0.0.1";
+
+    /**
+     * The default TCP port, Redis's.
+     */
+    public static final int PORT_DEFAULT = 6379;
+
+    /**
+     * The default maximum number of connected clients, Redis's {@code maxclients}. The connection past it is told
+     * {@code -ERR max number of clients reached} and closed.
+     */
+    public static final int MAX_CLIENTS_DEFAULT = 10_000;
+
+    /**
+     * The default idle timeout, 0: idle clients are never closed, as Redis's {@code timeout 0}.
+     */
+    public static final long IDLE_TIMEOUT_MS_DEFAULT = 0;
+
+    /**
+     * The default limit on one client's unprocessed input, 1 GiB, as Redis's {@code client-query-buffer-limit}.
+     * A client whose pending command needs more is disconnected.
+     */
+    public static final long MAX_QUERY_BUFFER_DEFAULT = 1L << 30;
+
+    /**
+     * The default limit on one client's unsent replies, 64 MiB: a client that sends commands but does not read
+     * their replies (or reads them too slowly) is disconnected when its replies waiting to be sent pass it. Redis
+     * has no limit for normal clients by default; this one keeps the server's memory bounded. It also bounds a
+     * single reply, so raise it to serve values (or MGET replies) larger than 64 MiB.
+     */
+    public static final long MAX_OUTPUT_BUFFER_DEFAULT = 64L << 20;
+
+    /**
+     * Protected mode is on by default, as in Redis.
+     */
+    public static final boolean PROTECTED_MODE_DEFAULT = true;
+
+    /**
+     * The default time {@link AgniServer#close()} lets connections flush replies already computed, 2 seconds.
+     */
+    public static final long SHUTDOWN_TIMEOUT_MS_DEFAULT = 2_000;
+
+    /**
+     * The smallest {@link #maxQueryBuffer(long)} and {@link #maxOutputBuffer(long)} accepted, 1 KiB.
+     */
+    public static final long MIN_BUFFER_LIMIT = 1024;
+
+    /**
+     * The largest {@link #maxQueryBuffer(long)} and {@link #maxOutputBuffer(long)} accepted: a direct buffer is
+     * addressed with an {@code int}.
+     */
+    public static final long MAX_BUFFER_LIMIT = Integer.MAX_VALUE - 8;
+
+    /**
+     * The most event-loop threads accepted.
+     */
+    public static final int MAX_EVENT_LOOP_THREADS = 1024;
+
+    private final AgniStore store;
+    private InetAddress bindAddress;
+    private int port = PORT_DEFAULT;
+    private int eventLoopThreads = defaultEventLoopThreads();
+    private int maxClients = MAX_CLIENTS_DEFAULT;
+    private long idleTimeoutMs = IDLE_TIMEOUT_MS_DEFAULT;
+    private long maxQueryBuffer = MAX_QUERY_BUFFER_DEFAULT;
+    private long maxOutputBuffer = MAX_OUTPUT_BUFFER_DEFAULT;
+    private byte[] password;
+    private boolean protectedMode = PROTECTED_MODE_DEFAULT;
+    private ProtocolLimits protocolLimits = ProtocolLimits.DEFAULT;
+    private EpochClock clock = SystemEpochClock.INSTANCE;
+    private long shutdownTimeoutMs = SHUTDOWN_TIMEOUT_MS_DEFAULT;
+
+    AgniServerBuilder(final AgniStore store)
+    {
+        this.store = Objects.requireNonNull(store, "store");
+        try
+        {
+            bindAddress = InetAddress.getByName(BIND_ADDRESS_DEFAULT);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException("cannot parse the default bind address " + BIND_ADDRESS_DEFAULT, ex);
+        }
+    }
+
+    /**
+     * @return the default number of event-loop threads: the number of available processors.
+     */
+    public static int defaultEventLoopThreads()
+    {
+        return Math.min(MAX_EVENT_LOOP_THREADS, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The address to listen on: an IP literal or a host name, resolved now. {@code "0.0.0.0"} listens on every
+     * IPv4 interface; a non-loopback address exposes the server to the network, where protected mode applies.
+     *
+     * @param host the address, default {@value #BIND_ADDRESS_DEFAULT}.
+     * @return this builder.
+     * @throws IllegalArgumentException if the address cannot be resolved.
+     */
+    public AgniServerBuilder bindAddress(final String host)
+    {
+        Objects.requireNonNull(host, "host");
+        try
+        {
+            return bindAddress(InetAddress.getByName(host));
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalArgumentException("bindAddress cannot be resolved: bindAddress=" + host, ex);
+        }
+    }
+
+    /**
+     * @param address the address to listen on.
+     * @return this builder.
+     * @see #bindAddress(String)
+     */
+    public AgniServerBuilder bindAddress(final InetAddress address)
+    {
+        this.bindAddress = Objects.requireNonNull(address, "address");
+        return this;
+    }
+
+    /**
+     * @param port the TCP port, 0 for one the system picks (read it with {@link AgniServer#port()} after
+     *             {@link AgniServer#start()}); default {@value #PORT_DEFAULT}.
+     * @return this builder.
+     * @throws IllegalArgumentException if the port is not from 0 to 65535.
+     */
+    public AgniServerBuilder port(final int port)
+    {
+        checkRange("port", port, 0, 65535);
+        this.port = port;
+        return this;
+    }
+
+    /**
+     * @param threads the number of event-loop threads that serve connections, each with its own selector; default
+     *                {@link #defaultEventLoopThreads()}.
+     * @return this builder.
+     * @throws IllegalArgumentException if not from 1 to {@value #MAX_EVENT_LOOP_THREADS}.
+     */
+    public AgniServerBuilder eventLoopThreads(final int threads)
+    {
+        checkRange("eventLoopThreads", threads, 1, MAX_EVENT_LOOP_THREADS);
+        this.eventLoopThreads = threads;
+        return this;
+    }
+
+    /**
+     * @param maxClients the most clients connected at once; default {@value #MAX_CLIENTS_DEFAULT}.
+     * @return this builder.
+     * @throws IllegalArgumentException if less than 1.
+     */
+    public AgniServerBuilder maxClients(final int maxClients)
+    {
+        checkRange("maxClients", maxClients, 1, Integer.MAX_VALUE);
+        this.maxClients = maxClients;
+        return this;
+    }
+
+    /**
+     * How long a client may stay idle before it is closed: no complete command received, no reply bytes sent and
+     * less than 1 KiB of a partial command received. A client that trickles a command a byte at a time is idle.
+     *
+     * @param timeout the timeout, 0 for none (the default, as Redis).
+     * @param unit    its unit; the timeout is kept in milliseconds.
+     * @return this builder.
+     * @throws IllegalArgumentException if the timeout is negative.
+     */
+    public AgniServerBuilder idleTimeout(final long timeout, final TimeUnit unit)
+    {
+        this.idleTimeoutMs = checkNonNegative("idleTimeout", timeout, unit);
+        return this;
+    }
+
+    /**
+     * @param bytes the most bytes one client's pending command may take, as Redis's
+     *              {@code client-query-buffer-limit}; a client whose command needs more is disconnected. Default
+     *              {@link #MAX_QUERY_BUFFER_DEFAULT}.
+     * @return this builder.
+     * @throws IllegalArgumentException if not from {@value #MIN_BUFFER_LIMIT} to {@value #MAX_BUFFER_LIMIT}.
+     */
+    public AgniServerBuilder maxQueryBuffer(final long bytes)
+    {
+        checkRange("maxQueryBuffer", bytes, MIN_BUFFER_LIMIT, MAX_BUFFER_LIMIT);
+        this.maxQueryBuffer = bytes;
+        return this;
+    }
+
+    /**
+     * @param bytes the most bytes of replies one client may have waiting to be sent; a client past it is
+     *              disconnected. Default {@link #MAX_OUTPUT_BUFFER_DEFAULT}.
+     * @return this builder.
+     * @throws IllegalArgumentException if not from {@value #MIN_BUFFER_LIMIT} to {@value #MAX_BUFFER_LIMIT}.
+     */
+    public AgniServerBuilder maxOutputBuffer(final long bytes)
+    {
+        checkRange("maxOutputBuffer", bytes, MIN_BUFFER_LIMIT, MAX_BUFFER_LIMIT);
+        this.maxOutputBuffer = bytes;
+        return this;
+    }
+
+    /**
+     * The password clients must give with {@code AUTH} (or {@code HELLO ... AUTH}), Redis's {@code requirepass}.
+     * Until a client has authenticated, only AUTH, HELLO, PING and QUIT are served and its requests are held to
+     * at most 10 arguments and 16 KiB per bulk.
+     *
+     * @param password the password, UTF-8; {@code null} or empty for none (the default).
+     * @return this builder.
+     */
+    public AgniServerBuilder password(final String password)
+    {
+        this.password = password == null || password.isEmpty() ? null : password.getBytes(StandardCharsets.UTF_8);
+        return this;
+    }
+
+    /**
+     * Protected mode, as Redis's {@code protected-mode}: when it is on and no password is set, a client that
+     * connects from a non-loopback address to a server bound to a non-loopback address is sent Redis's
+     * {@code -DENIED} error and disconnected.
+     *
+     * @param enabled whether protected mode is on; default {@value #PROTECTED_MODE_DEFAULT}.
+     * @return this builder.
+     */
+    public AgniServerBuilder protectedMode(final boolean enabled)
+    {
+        this.protectedMode = enabled;
+        return this;
+    }
+
+    /**
+     * @param limits the limits every request is checked against; default {@link ProtocolLimits#DEFAULT}.
+     * @return this builder.
+     */
+    public AgniServerBuilder protocolLimits(final ProtocolLimits limits)
+    {
+        this.protocolLimits = Objects.requireNonNull(limits, "limits");
+        return this;
+    }
+
+    /**
+     * @param clock the store's clock, to which relative expiry times ({@code EX}, {@code PX}, {@code EXPIRE}) are
+     *              added; default the system clock. Pass the clock the store was built with.
+     * @return this builder.
+     */
+    public AgniServerBuilder clock(final EpochClock clock)
+    {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /**
+     * @param timeout how long {@link AgniServer#close()} lets connections flush replies already computed before it
+     *                drops them; default {@value #SHUTDOWN_TIMEOUT_MS_DEFAULT} ms.
+     * @param unit    its unit.
+     * @return this builder.
+     * @throws IllegalArgumentException if the timeout is negative.
+     */
+    public AgniServerBuilder shutdownTimeout(final long timeout, final TimeUnit unit)
+    {
+        this.shutdownTimeoutMs = checkNonNegative("shutdownTimeout", timeout, unit);
+        return this;
+    }
+
+    /**
+     * @return a server with this configuration, not started yet.
+     */
+    public AgniServer build()
+    {
+        return new AgniServer(new AgniServerConfig(
+            store,
+            bindAddress,
+            port,
+            eventLoopThreads,
+            maxClients,
+            idleTimeoutMs,
+            (int)maxQueryBuffer,
+            (int)maxOutputBuffer,
+            password == null ? null : password.clone(),
+            protectedMode,
+            protocolLimits,
+            clock,
+            shutdownTimeoutMs));
+    }
+
+    private static long checkNonNegative(final String name, final long value, final TimeUnit unit)
+    {
+        Objects.requireNonNull(unit, "unit");
+        if (value < 0)
+        {
+            throw new IllegalArgumentException(name + " must not be negative: " + name + "=" + value + " " + unit);
+        }
+        final long millis = unit.toMillis(value);
+        return value > 0 && millis == 0 ? 1 : millis;
+    }
+
+    private static void checkRange(final String name, final long value, final long min, final long max)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(name + " must be from " + min + " to " + max + ": " + name + "=" + value);
+        }
+    }
+}

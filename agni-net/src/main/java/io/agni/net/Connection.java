@@ -1,0 +1,496 @@
+package io.agni.net;
+
+import io.agni.protocol.RespArgs;
+import io.agni.protocol.RespDecoder;
+import io.agni.protocol.RespWriter;
+import io.agni.protocol.command.CommandProcessor;
+import io.agni.protocol.command.Outcome;
+import io.agni.protocol.command.Session;
+import org.agrona.BufferUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One client connection, served by the event loop that owns it: bytes in, commands executed, replies out.
+ *
+ * <h2>One readiness event</h2>
+ * One read into the {@link QueryBuffer}; the decoder hands over every complete command; each is executed at once
+ * and its reply appended to the connection's {@link RespWriter}; then one write of all the replies. Pipelined
+ * requests therefore cost one read and one write. If the write is partial the connection stops reading
+ * ({@code OP_WRITE} only) until its replies are drained: a client that does not read cannot make the server
+ * execute more of its commands. Nothing here allocates per command.
+ *
+ * <h2>Limits</h2>
+ * <ul>
+ *   <li>Output: after each command, if the replies not yet sent pass {@code maxOutputBuffer} the client is
+ *   disconnected (Redis's hard {@code client-output-buffer-limit}). Replies to one batch can outgrow any limit
+ *   (many pipelined GETs of a large value), so once {@link #FLUSH_THRESHOLD} bytes are waiting, they are written
+ *   right away: a client that reads keeps up, one that does not reaches the limit.</li>
+ *   <li>Input: a partial command that cannot fit in {@code maxQueryBuffer} (what is held plus what the decoder
+ *   knows is missing) disconnects the client (Redis's {@code client-query-buffer-limit}).</li>
+ *   <li>Idle: a connection makes progress when a command completes, reply bytes are sent, or
+ *   {@link #PROGRESS_BYTES} more bytes of a partial command arrive; the loop closes one that made none for the
+ *   idle timeout, so a byte-at-a-time sender is idle.</li>
+ * </ul>
+ *
+ * <h2>Closing</h2>
+ * Disconnections for limits, timeouts and I/O errors close at once, with no reply, as Redis does. After QUIT, a
+ * protocol error or a protected-mode refusal the replies are flushed, the output is shut down (FIN), and input is
+ * read and dropped until the client closes or {@link #LINGER_MS} pass: closing a socket with unread input would
+ * send an RST that can destroy the reply before the client reads it.
+ * <p>
+ * Not thread-safe: every method runs on the owning event loop's thread.
+ */
+final class Connection implements RespDecoder.Listener
+{
+    /**
+     * Replies waiting past this many bytes are written in the middle of a batch.
+     */
+    static final int FLUSH_THRESHOLD = 256 * 1024;
+
+    /**
+     * Bytes of a partial command that count as progress against the idle timeout.
+     */
+    static final int PROGRESS_BYTES = 1024;
+
+    /**
+     * How long a closing connection drains its client's input after its last reply.
+     */
+    static final long LINGER_MS = 2_000;
+
+    /**
+     * The reply buffer a connection starts with; one that grew past {@link #OUTPUT_SHRINK_THRESHOLD} is replaced
+     * by a new one of this size once drained and idle.
+     */
+    static final int OUTPUT_INITIAL_CAPACITY = 16 * 1024;
+
+    static final int OUTPUT_SHRINK_THRESHOLD = 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+
+    private static final int OPEN = 0;
+    private static final int CLOSING = 1;
+    private static final int LINGERING = 2;
+    private static final int CLOSED = 3;
+
+    private final EventLoop loop;
+    private final AgniServerContext server;
+    private final SocketChannel channel;
+    private final Session session;
+    private final CommandProcessor processor;
+    private final RespDecoder decoder;
+    private final QueryBuffer in;
+    private final int maxQueryBuffer;
+    private final int maxOutputBuffer;
+    private final int flushThreshold;
+    private final boolean passwordRequired;
+    private final long idleTimeoutMs;
+    private RespWriter out = new RespWriter(OUTPUT_INITIAL_CAPACITY);
+    private SelectionKey key;
+    private int interestOps;
+    private int state = OPEN;
+    private int written;
+    private boolean decoderAuthenticated;
+    private boolean shuttingDown;
+    private String disconnectReason;
+    private long lastActivityMs;
+    private long lingerDeadlineMs;
+    private int bytesSinceProgress;
+    private int commandsInBatch;
+    private boolean readSinceTick;
+    int index;
+
+    Connection(
+        final EventLoop loop,
+        final AgniServerConfig config,
+        final AgniServerContext server,
+        final CommandProcessor processor,
+        final SocketChannel channel,
+        final Session session,
+        final long nowMs)
+    {
+        this.loop = loop;
+        this.server = server;
+        this.channel = channel;
+        this.session = session;
+        this.processor = processor;
+        this.decoder = new RespDecoder(config.protocolLimits);
+        this.in = new QueryBuffer(config.maxQueryBuffer);
+        this.maxQueryBuffer = config.maxQueryBuffer;
+        this.maxOutputBuffer = config.maxOutputBuffer;
+        this.flushThreshold = Math.min(FLUSH_THRESHOLD, config.maxOutputBuffer / 2);
+        this.passwordRequired = config.passwordRequired();
+        this.idleTimeoutMs = config.idleTimeoutMs;
+        this.decoderAuthenticated = !passwordRequired;
+        this.decoder.authenticated(decoderAuthenticated);
+        this.lastActivityMs = nowMs;
+    }
+
+    Session session()
+    {
+        return session;
+    }
+
+    /**
+     * Registers for reads, or, when protected mode refuses the client, sends Redis's DENIED error and closes.
+     */
+    void start(final Selector selector, final boolean denied, final long nowMs) throws IOException
+    {
+        interestOps = SelectionKey.OP_READ;
+        key = channel.register(selector, interestOps, this);
+        if (denied)
+        {
+            out.raw(ServerReplies.DENIED_BUFFER);
+            state = CLOSING;
+            afterBatch(nowMs);
+        }
+    }
+
+    void onReadable(final long nowMs) throws IOException
+    {
+        if (state == LINGERING)
+        {
+            drainInput();
+            return;
+        }
+        if (state != OPEN)
+        {
+            return;
+        }
+        if (in.isFull() && !in.grow(decoder.pendingBytesHint()))
+        {
+            disconnect(DisconnectReason.QUERY_BUFFER_LIMIT);
+            return;
+        }
+        final int read = in.readFrom(channel);
+        if (read < 0)
+        {
+            close(DisconnectReason.CLOSED_BY_CLIENT);
+            return;
+        }
+        if (read == 0)
+        {
+            return;
+        }
+        readSinceTick = true;
+        bytesSinceProgress = (int)Math.min(Integer.MAX_VALUE, (long)bytesSinceProgress + read);
+        commandsInBatch = 0;
+        final int consumed = decoder.decode(in.buffer(), 0, in.length(), this);
+        in.consume(consumed);
+        if (disconnectReason != null)
+        {
+            disconnect(disconnectReason);
+            return;
+        }
+        if (commandsInBatch > 0 || bytesSinceProgress >= PROGRESS_BYTES)
+        {
+            lastActivityMs = nowMs;
+            bytesSinceProgress = 0;
+        }
+        if (state == OPEN && in.length() > 0 &&
+            in.length() + Math.max(1, decoder.pendingBytesHint()) > maxQueryBuffer)
+        {
+            disconnect(DisconnectReason.QUERY_BUFFER_LIMIT);
+            return;
+        }
+        afterBatch(nowMs);
+    }
+
+    void onWritable(final long nowMs) throws IOException
+    {
+        if (state == OPEN || state == CLOSING)
+        {
+            if (flush(nowMs))
+            {
+                afterDrained(nowMs);
+            }
+        }
+    }
+
+    @Override
+    public boolean onCommand(final RespArgs args)
+    {
+        if (state != OPEN || disconnectReason != null)
+        {
+            return false;
+        }
+        commandsInBatch++;
+        final int mark = out.position();
+        Outcome outcome;
+        try
+        {
+            outcome = processor.execute(session, args, out);
+        }
+        catch (final RuntimeException ex)
+        {
+            out.position(mark);
+            out.error(ServerReplies.INTERNAL_ERROR);
+            server.internalErrorWarnings.warn("command failed for client {}: {}", session.remoteAddress(), ex);
+            outcome = Outcome.CONTINUE;
+        }
+        if (passwordRequired && decoderAuthenticated != session.authenticated())
+        {
+            decoderAuthenticated = session.authenticated();
+            decoder.authenticated(decoderAuthenticated);
+        }
+        if (outcome == Outcome.CLOSE)
+        {
+            state = CLOSING;
+            return false;
+        }
+        return checkOutput();
+    }
+
+    @Override
+    public void onProtocolError(final String message)
+    {
+        server.protocolErrors.incrementAndGet();
+        server.protocolErrorWarnings.warn(
+            "protocol error from client {}: {}", session.remoteAddress(), RateLimitedWarnings.printable(message));
+        out.error("ERR " + message);
+        state = CLOSING;
+    }
+
+    /**
+     * The periodic check: idle timeout, linger deadline, and giving back buffers that grew.
+     */
+    void onTick(final long nowMs)
+    {
+        if (state == LINGERING)
+        {
+            if (nowMs - lingerDeadlineMs >= 0)
+            {
+                close(DisconnectReason.LINGER_TIMEOUT);
+            }
+            return;
+        }
+        if (idleTimeoutMs > 0 && nowMs - lastActivityMs >= idleTimeoutMs)
+        {
+            server.idleTimeoutDisconnections.incrementAndGet();
+            close(DisconnectReason.IDLE_TIMEOUT);
+            return;
+        }
+        if (!readSinceTick && state == OPEN && written == out.position())
+        {
+            in.shrink();
+            shrinkOutput();
+        }
+        readSinceTick = false;
+    }
+
+    /**
+     * The server is closing: stop reading, let the replies computed so far go out, then close.
+     */
+    void shutdown(final long nowMs)
+    {
+        shuttingDown = true;
+        if (state == OPEN || state == CLOSING)
+        {
+            state = CLOSING;
+            try
+            {
+                afterBatch(nowMs);
+            }
+            catch (final IOException ex)
+            {
+                close(DisconnectReason.IO_ERROR);
+            }
+        }
+        else
+        {
+            close(DisconnectReason.SERVER_SHUTDOWN);
+        }
+    }
+
+    boolean isClosed()
+    {
+        return state == CLOSED;
+    }
+
+    /**
+     * Closes the socket at once and frees the buffers; idempotent.
+     */
+    void close(final String reason)
+    {
+        if (state == CLOSED)
+        {
+            return;
+        }
+        state = CLOSED;
+        if (key != null)
+        {
+            key.cancel();
+        }
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("closing client {} failed", session.remoteAddress(), ex);
+        }
+        in.free();
+        BufferUtil.free(out.buffer().byteBuffer());
+        server.remove(session);
+        server.releaseClient();
+        loop.removed(this);
+        LOG.debug("client id={} addr={} closed: {}", session.id(), session.remoteAddress(), reason);
+    }
+
+    private boolean checkOutput()
+    {
+        final int pending = out.position() - written;
+        if (pending > maxOutputBuffer)
+        {
+            disconnectReason = DisconnectReason.OUTPUT_BUFFER_LIMIT;
+            return false;
+        }
+        if (pending >= flushThreshold)
+        {
+            try
+            {
+                if (!flush(System.nanoTime() / 1_000_000) && written > 0)
+                {
+                    out.compact(written);
+                    written = 0;
+                }
+            }
+            catch (final IOException ex)
+            {
+                disconnectReason = DisconnectReason.IO_ERROR;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void afterBatch(final long nowMs) throws IOException
+    {
+        server.recordOutputBuffer(out.buffer().capacity());
+        if (flush(nowMs))
+        {
+            afterDrained(nowMs);
+        }
+        else
+        {
+            interest(SelectionKey.OP_WRITE);
+        }
+    }
+
+    private void afterDrained(final long nowMs) throws IOException
+    {
+        if (state == OPEN)
+        {
+            interest(SelectionKey.OP_READ);
+        }
+        else if (state == CLOSING)
+        {
+            if (shuttingDown)
+            {
+                close(DisconnectReason.SERVER_SHUTDOWN);
+            }
+            else
+            {
+                linger(nowMs);
+            }
+        }
+    }
+
+    /**
+     * One write of the replies waiting.
+     *
+     * @return whether every reply has been sent.
+     */
+    private boolean flush(final long nowMs) throws IOException
+    {
+        final int end = out.position();
+        if (written == end)
+        {
+            return true;
+        }
+        final ByteBuffer byteBuffer = out.buffer().byteBuffer();
+        byteBuffer.limit(end).position(written);
+        final int sent = channel.write(byteBuffer);
+        if (sent > 0)
+        {
+            written += sent;
+            lastActivityMs = nowMs;
+        }
+        if (written == end)
+        {
+            out.reset();
+            written = 0;
+            return true;
+        }
+        return false;
+    }
+
+    private void linger(final long nowMs) throws IOException
+    {
+        state = LINGERING;
+        channel.shutdownOutput();
+        lingerDeadlineMs = nowMs + LINGER_MS;
+        in.clear();
+        interest(SelectionKey.OP_READ);
+    }
+
+    private void drainInput() throws IOException
+    {
+        in.clear();
+        if (in.readFrom(channel) < 0)
+        {
+            close(DisconnectReason.CLOSED_BY_CLIENT);
+        }
+        in.clear();
+    }
+
+    private void disconnect(final String reason)
+    {
+        if (DisconnectReason.OUTPUT_BUFFER_LIMIT.equals(reason))
+        {
+            server.outputBufferLimitDisconnections.incrementAndGet();
+            server.limitWarnings.warn(
+                "client {} disconnected: replies waiting passed maxOutputBuffer={}", session.remoteAddress(),
+                maxOutputBuffer);
+        }
+        else if (DisconnectReason.QUERY_BUFFER_LIMIT.equals(reason))
+        {
+            server.queryBufferLimitDisconnections.incrementAndGet();
+            server.limitWarnings.warn(
+                "client {} disconnected: pending command passed maxQueryBuffer={}", session.remoteAddress(),
+                maxQueryBuffer);
+        }
+        close(reason);
+    }
+
+    private void shrinkOutput()
+    {
+        if (out.buffer().capacity() > OUTPUT_SHRINK_THRESHOLD && out.position() == 0)
+        {
+            final RespWriter old = out;
+            out = new RespWriter(OUTPUT_INITIAL_CAPACITY);
+            BufferUtil.free(old.buffer().byteBuffer());
+        }
+    }
+
+    private void interest(final int ops)
+    {
+        if (interestOps != ops)
+        {
+            interestOps = ops;
+            key.interestOps(ops);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "client id=" + session.id() + " addr=" + session.remoteAddress();
+    }
+}

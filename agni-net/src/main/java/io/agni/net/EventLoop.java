@@ -1,0 +1,331 @@
+package io.agni.net;
+
+import io.agni.protocol.command.CommandProcessor;
+import io.agni.protocol.command.Session;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.function.Consumer;
+
+/**
+ * One event-loop thread: a selector over the connections the acceptor handed it, and the
+ * {@link CommandProcessor} they share. Every connection is served by exactly one loop for its whole life, so
+ * nothing a connection owns is ever touched by two threads.
+ *
+ * <h2>The loop</h2>
+ * {@code select} with the loop itself as the action (no iterator or selected-key set garbage per wake-up); new
+ * connections from the hand-off queue; every {@code tick}, the idle timeout and linger deadlines of every
+ * connection (as Redis's {@code clientsCron}). The tick is a tenth of the idle timeout, between 10 ms and 1 s.
+ *
+ * <h2>Shutdown</h2>
+ * {@link #requestShutdown()} (any thread) makes the loop stop reading from every connection, let the replies
+ * already computed go out until the server's shutdown timeout, then close every socket and the selector.
+ */
+final class EventLoop implements Runnable, Consumer<SelectionKey>
+{
+    private static final Logger LOG = LoggerFactory.getLogger(EventLoop.class);
+    private static final long MIN_TICK_MS = 10;
+    private static final long MAX_TICK_MS = 1_000;
+
+    private final AgniServerConfig config;
+    private final AgniServerContext server;
+    private final Selector selector;
+    private final CommandProcessor processor;
+    private final ManyToOneConcurrentLinkedQueue<SocketChannel> handoff = new ManyToOneConcurrentLinkedQueue<>();
+    private final ArrayList<Connection> connections = new ArrayList<>();
+    private final long tickMs;
+    private final Thread thread;
+    private volatile boolean shutdownRequested;
+    private boolean draining;
+    private long drainDeadlineMs;
+    private long nextTickMs;
+
+    EventLoop(final String name, final AgniServerConfig config, final AgniServerContext server) throws IOException
+    {
+        this.config = config;
+        this.server = server;
+        this.processor = new CommandProcessor(config.store, server, config.clock);
+        this.tickMs = config.idleTimeoutMs > 0 ?
+            Math.max(MIN_TICK_MS, Math.min(MAX_TICK_MS, config.idleTimeoutMs / 10)) : MAX_TICK_MS;
+        this.selector = Selector.open();
+        this.thread = new Thread(this, name);
+    }
+
+    void start()
+    {
+        thread.start();
+    }
+
+    Thread thread()
+    {
+        return thread;
+    }
+
+    /**
+     * Hands a new, non-blocking connection to this loop; its client slot is already reserved. Any thread.
+     */
+    void handOff(final SocketChannel channel)
+    {
+        handoff.offer(channel);
+        selector.wakeup();
+    }
+
+    /**
+     * Asks the loop to flush, close everything and stop. Any thread.
+     */
+    void requestShutdown()
+    {
+        shutdownRequested = true;
+        selector.wakeup();
+    }
+
+    /**
+     * Closes the selector of a loop that was never started.
+     */
+    void closeUnstarted()
+    {
+        closeSelector();
+    }
+
+    @Override
+    public void run()
+    {
+        try
+        {
+            long nowMs = nowMs();
+            nextTickMs = nowMs + tickMs;
+            while (true)
+            {
+                final long timeoutMs = draining ? Math.max(1, Math.min(tickMs, drainDeadlineMs - nowMs)) : tickMs;
+                selector.select(this, timeoutMs);
+                nowMs = nowMs();
+                registerHandedOff(nowMs);
+                if (nowMs - nextTickMs >= 0)
+                {
+                    tick(nowMs);
+                    nextTickMs = nowMs + tickMs;
+                }
+                if (shutdownRequested)
+                {
+                    if (!draining)
+                    {
+                        draining = true;
+                        drainDeadlineMs = nowMs + config.shutdownTimeoutMs;
+                        shutdownConnections(nowMs);
+                    }
+                    if (connections.isEmpty() || nowMs - drainDeadlineMs >= 0)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        catch (final Throwable ex)
+        {
+            LOG.error("event loop {} failed; closing its connections", thread.getName(), ex);
+        }
+        finally
+        {
+            closeEverything();
+        }
+    }
+
+    /**
+     * The selector's action for one ready key.
+     */
+    @Override
+    public void accept(final SelectionKey key)
+    {
+        final Connection connection = (Connection)key.attachment();
+        final long nowMs = nowMs();
+        try
+        {
+            final int ready = key.readyOps();
+            if ((ready & SelectionKey.OP_WRITE) != 0)
+            {
+                connection.onWritable(nowMs);
+            }
+            if ((ready & SelectionKey.OP_READ) != 0 && !connection.isClosed())
+            {
+                connection.onReadable(nowMs);
+            }
+        }
+        catch (final IOException | CancelledKeyException ex)
+        {
+            LOG.debug("{}: {}", connection, ex.toString());
+            connection.close(DisconnectReason.IO_ERROR);
+        }
+        catch (final RuntimeException | OutOfMemoryError ex)
+        {
+            // OutOfMemoryError here is almost always direct memory for this connection's buffers: drop the client,
+            // keep serving the others.
+            server.internalErrorWarnings.warn("unexpected failure serving {}: {}", connection, ex);
+            connection.close(DisconnectReason.INTERNAL_ERROR);
+        }
+    }
+
+    /**
+     * Called by a connection as it closes.
+     */
+    void removed(final Connection connection)
+    {
+        final int index = connection.index;
+        final int last = connections.size() - 1;
+        if (index < 0 || index > last || connections.get(index) != connection)
+        {
+            return;
+        }
+        final Connection moved = connections.remove(last);
+        if (index != last)
+        {
+            connections.set(index, moved);
+            moved.index = index;
+        }
+        connection.index = -1;
+    }
+
+    private void registerHandedOff(final long nowMs)
+    {
+        SocketChannel channel;
+        while ((channel = handoff.poll()) != null)
+        {
+            if (draining)
+            {
+                closeHandedOff(channel);
+                continue;
+            }
+            register(channel, nowMs);
+        }
+    }
+
+    private void register(final SocketChannel channel, final long nowMs)
+    {
+        Connection connection = null;
+        try
+        {
+            final InetSocketAddress remote = (InetSocketAddress)channel.getRemoteAddress();
+            final Session session = new Session(
+                server.nextClientId(), format(remote), format(channel.getLocalAddress()), System.currentTimeMillis());
+            connection = new Connection(this, config, server, processor, channel, session, nowMs);
+            connection.index = connections.size();
+            connections.add(connection);
+            server.add(session);
+            final boolean denied = config.deniedByProtectedMode(remote.getAddress());
+            if (denied)
+            {
+                server.protectedModeDenials.incrementAndGet();
+                server.limitWarnings.warn(
+                    "protected mode refused client {} (no password set, server bound to {})",
+                    session.remoteAddress(), config.bindAddress.getHostAddress());
+            }
+            LOG.debug("client id={} addr={} connected", session.id(), session.remoteAddress());
+            connection.start(selector, denied, nowMs);
+        }
+        catch (final IOException | RuntimeException | OutOfMemoryError ex)
+        {
+            server.acceptWarnings.warn("registering a new connection failed: {}", ex.toString());
+            if (connection != null)
+            {
+                connection.close(DisconnectReason.IO_ERROR);
+            }
+            else
+            {
+                closeHandedOff(channel);
+            }
+        }
+    }
+
+    private void tick(final long nowMs)
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            if (i < connections.size())
+            {
+                connections.get(i).onTick(nowMs);
+            }
+        }
+    }
+
+    private void shutdownConnections(final long nowMs)
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            if (i < connections.size())
+            {
+                connections.get(i).shutdown(nowMs);
+            }
+        }
+    }
+
+    private void closeEverything()
+    {
+        for (int i = connections.size() - 1; i >= 0; i--)
+        {
+            if (i < connections.size())
+            {
+                connections.get(i).close(DisconnectReason.SERVER_SHUTDOWN);
+            }
+        }
+        SocketChannel channel;
+        while ((channel = handoff.poll()) != null)
+        {
+            closeHandedOff(channel);
+        }
+        closeSelector();
+    }
+
+    private void closeHandedOff(final SocketChannel channel)
+    {
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("closing a connection failed: {}", ex.toString());
+        }
+        server.releaseClient();
+    }
+
+    private void closeSelector()
+    {
+        try
+        {
+            selector.close();
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("closing the selector of {} failed", thread.getName(), ex);
+        }
+    }
+
+    private static long nowMs()
+    {
+        return System.nanoTime() / 1_000_000;
+    }
+
+    /**
+     * {@code ip:port}, or {@code [ip]:port} for IPv6, as Redis's {@code anetFormatAddr}.
+     */
+    static String format(final SocketAddress address)
+    {
+        if (!(address instanceof InetSocketAddress))
+        {
+            return String.valueOf(address);
+        }
+        final InetSocketAddress socketAddress = (InetSocketAddress)address;
+        final InetAddress ip = socketAddress.getAddress();
+        final String host = ip == null ? socketAddress.getHostString() : ip.getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + socketAddress.getPort();
+    }
+}

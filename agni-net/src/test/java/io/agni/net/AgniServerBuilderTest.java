@@ -1,0 +1,113 @@
+package io.agni.net;
+
+import io.agni.api.AgniStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * {@link AgniServerBuilder} refuses every out-of-range setting with a message that names it and its value.
+ */
+class AgniServerBuilderTest
+{
+    private AgniStore store;
+    private AgniServerBuilder builder;
+
+    @BeforeEach
+    void openStore()
+    {
+        store = ServerFixture.newStore();
+        builder = AgniServer.builder(store);
+    }
+
+    @AfterEach
+    void closeStore()
+    {
+        store.close();
+    }
+
+    @Test
+    void refusesAPortOutsideTheTcpRange()
+    {
+        assertRefused("port must be from 0 to 65535: port=65536", () -> builder.port(65536));
+        assertRefused("port must be from 0 to 65535: port=-1", () -> builder.port(-1));
+    }
+
+    @Test
+    void refusesNoEventLoopThreads()
+    {
+        assertRefused("eventLoopThreads must be from 1 to 1024: eventLoopThreads=0", () -> builder.eventLoopThreads(0));
+    }
+
+    @Test
+    void refusesFewerThanOneClient()
+    {
+        assertRefused("maxClients must be from 1 to 2147483647: maxClients=0", () -> builder.maxClients(0));
+    }
+
+    @Test
+    void refusesNegativeTimeouts()
+    {
+        assertRefused(
+            "idleTimeout must not be negative: idleTimeout=-1 SECONDS", () -> builder.idleTimeout(-1, TimeUnit.SECONDS));
+        assertRefused(
+            "shutdownTimeout must not be negative: shutdownTimeout=-5 MILLISECONDS",
+            () -> builder.shutdownTimeout(-5, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    void refusesBufferLimitsOutsideTheirRange()
+    {
+        assertRefused(
+            "maxQueryBuffer must be from 1024 to 2147483639: maxQueryBuffer=1023", () -> builder.maxQueryBuffer(1023));
+        assertRefused(
+            "maxOutputBuffer must be from 1024 to 2147483639: maxOutputBuffer=4294967296",
+            () -> builder.maxOutputBuffer(1L << 32));
+    }
+
+    @Test
+    void refusesABindAddressThatCannotBeResolved()
+    {
+        assertRefused(
+            "bindAddress cannot be resolved: bindAddress=no-such-host.invalid",
+            () -> builder.bindAddress("no-such-host.invalid"));
+    }
+
+    @Test
+    void defaultsAreRedisLike()
+    {
+        assertEquals("127.0.0.1", AgniServerBuilder.BIND_ADDRESS_DEFAULT);
+        assertEquals(6379, AgniServerBuilder.PORT_DEFAULT);
+        assertEquals(10_000, AgniServerBuilder.MAX_CLIENTS_DEFAULT);
+        assertEquals(0, AgniServerBuilder.IDLE_TIMEOUT_MS_DEFAULT);
+        assertEquals(1L << 30, AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT);
+        assertEquals(Runtime.getRuntime().availableProcessors(), AgniServerBuilder.defaultEventLoopThreads());
+    }
+
+    @Test
+    void aSubMillisecondIdleTimeoutIsNotMistakenForNone()
+    {
+        final AgniServer server = builder.idleTimeout(10, TimeUnit.MICROSECONDS).build();
+
+        assertEquals(1, server.context().idleTimeoutSeconds());
+    }
+
+    @Test
+    void anEmptyPasswordMeansNone()
+    {
+        final AgniServer server = builder.password("").build();
+
+        assertEquals(false, server.context().authenticationRequired());
+    }
+
+    private static void assertRefused(final String message, final Executable setting)
+    {
+        assertEquals(message, assertThrows(IllegalArgumentException.class, setting).getMessage());
+    }
+}
