@@ -651,6 +651,13 @@ class StringCommandsTest
     }
 
     @Test
+    void appendOfAnEmptyStringToAMissingKeyCreatesAnEmptyValue()
+    {
+        assertEquals(integer(0), reply("APPEND", "foo", ""));
+        assertEquals("$0\r\n\r\n", reply("GET", "foo"));
+    }
+
+    @Test
     void appendKeepsTheTtl()
     {
         reply("SET", "foo", "a", "EX", "100");

@@ -343,6 +343,13 @@ class StringRangeCommandsTest
     }
 
     @Test
+    void incrbyfloatChecksTheValueBeforeTheIncrementAsRedisDoes()
+    {
+        reply("SET", "bad", "abc");
+        assertEquals(NOT_A_FLOAT, reply("INCRBYFLOAT", "bad", "inf"));
+    }
+
+    @Test
     void incrbyfloatKeepsTheTtl()
     {
         reply("SET", "foo", "1", "EX", "100");
