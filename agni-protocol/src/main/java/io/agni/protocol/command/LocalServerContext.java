@@ -2,16 +2,23 @@ package io.agni.protocol.command;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A {@link ServerContext} with no sockets: an optional password and a list of sessions the caller maintains.
- * For tests and for serving the command layer in-process.
+ * For tests and for serving the command layer in-process. It does not listen, so {@link #tcpPort()} is 0 and the
+ * other settings are {@link ServerContext}'s defaults.
+ *
+ * <h2>Passwords</h2>
+ * Only the SHA-256 digest of the password is kept, and a candidate is compared digest to digest with
+ * {@link MessageDigest#isEqual}, as Redis's ACL compares password hashes: the time taken depends neither on the
+ * password's content nor on its length.
  */
 public final class LocalServerContext implements ServerContext
 {
-    private final byte[] password;
+    private final byte[] passwordDigest;
     private final long startTimeMillis;
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
 
@@ -21,7 +28,7 @@ public final class LocalServerContext implements ServerContext
      */
     public LocalServerContext(final String password, final long startTimeMillis)
     {
-        this.password = password == null ? null : password.getBytes(StandardCharsets.UTF_8);
+        this.passwordDigest = password == null ? null : sha256(password.getBytes(StandardCharsets.UTF_8));
         this.startTimeMillis = startTimeMillis;
     }
 
@@ -48,15 +55,27 @@ public final class LocalServerContext implements ServerContext
     @Override
     public boolean authenticationRequired()
     {
-        return password != null;
+        return passwordDigest != null;
     }
 
     @Override
     public boolean authenticate(final String username, final byte[] password)
     {
         final boolean defaultUser = username == null || "default".equals(username);
-        final boolean matches = this.password == null || MessageDigest.isEqual(this.password, password);
+        final boolean matches = passwordDigest == null || MessageDigest.isEqual(sha256(password), passwordDigest);
         return defaultUser & matches;
+    }
+
+    private static byte[] sha256(final byte[] bytes)
+    {
+        try
+        {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("every JVM provides SHA-256", ex);
+        }
     }
 
     @Override

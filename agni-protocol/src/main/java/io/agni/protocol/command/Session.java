@@ -143,7 +143,8 @@ public final class Session
     }
 
     /**
-     * @return the lower-case name of the last command executed, {@code "NULL"} before the first.
+     * @return the lower-case name of the last command executed ({@code "client|list"} for a subcommand),
+     * {@code "NULL"} before the first.
      */
     public String lastCommand()
     {
@@ -154,5 +155,16 @@ public final class Session
     {
         lastCommand = command;
         lastCommandMillis = nowMillis;
+    }
+
+    /**
+     * Names the command being executed more precisely once a container command (CLIENT, CONFIG, COMMAND) has found
+     * its subcommand, so that {@code CLIENT LIST} shows {@code cmd=client|list} as Redis does.
+     *
+     * @param fullName the subcommand's full name, e.g. {@code "client|list"}.
+     */
+    void subcommandExecuted(final String fullName)
+    {
+        lastCommand = fullName;
     }
 }
