@@ -40,6 +40,12 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  * Redis reads a cursor as an unsigned 64-bit decimal and replies {@code ERR invalid cursor} to anything else; here
  * the same 64 bits are the store's {@code long} cursor, written back unsigned. Redis continues from any number; the
  * store refuses a cursor it could not have returned, which is replied as {@code ERR invalid cursor} too.
+ *
+ * <h2>Patterns</h2>
+ * Redis stops a glob match that nests more than {@link #MAX_PATTERN_NESTING} {@code *} deep, so a pattern with
+ * more {@code *} groups than that, each followed by something to match, matches no key. SCAN and KEYS find such
+ * patterns here and never hand them to the store, whose matcher recurses once per group: a hostile pattern cannot
+ * exhaust the event loop's stack.
  */
 final class KeyspaceCommands
 {
@@ -53,6 +59,12 @@ final class KeyspaceCommands
      * How many buckets one store scan step visits for KEYS.
      */
     static final int KEYS_SCAN_STEP = 1024;
+
+    /**
+     * Redis's limit on the nesting of {@code *} in a glob match ({@code stringmatchlen}): a pattern that needs
+     * deeper nesting matches nothing.
+     */
+    static final int MAX_PATTERN_NESTING = 1000;
 
     private static final long SCAN_COUNT_DEFAULT = 10;
     private static final long MILLIS_PER_SECOND = 1000;
@@ -349,6 +361,7 @@ final class KeyspaceCommands
         long count = SCAN_COUNT_DEFAULT;
         byte[] pattern = null;
         boolean stringType = true;
+        boolean matchesNothing = false;
         for (int i = 2, argCount = args.count(); i < argCount; i += 2)
         {
             final boolean hasValue = i + 1 < argCount;
@@ -368,7 +381,8 @@ final class KeyspaceCommands
             }
             else if (hasValue && args.equalsIgnoreCase(i, MATCH))
             {
-                pattern = isMatchAll(args, i + 1) ? null : args.copy(i + 1);
+                matchesNothing = matchesNothing(args, i + 1);
+                pattern = isMatchAll(args, i + 1) || matchesNothing ? null : args.copy(i + 1);
             }
             else if (hasValue && args.equalsIgnoreCase(i, TYPE))
             {
@@ -391,10 +405,10 @@ final class KeyspaceCommands
             context.out().error(INVALID_CURSOR);
             return;
         }
-        writeScanReply(context.out(), result, stringType);
+        writeScanReply(context.out(), result, stringType && !matchesNothing);
     }
 
-    private static void writeScanReply(final RespWriter out, final ScanResult result, final boolean stringType)
+    private static void writeScanReply(final RespWriter out, final ScanResult result, final boolean withKeys)
     {
         out.arrayHeader(2);
         final long next = result.cursor();
@@ -406,7 +420,7 @@ final class KeyspaceCommands
         {
             out.bulk(Long.toUnsignedString(next));
         }
-        final List<byte[]> keys = stringType ? result.keys() : List.of();
+        final List<byte[]> keys = withKeys ? result.keys() : List.of();
         out.arrayHeader(keys.size());
         for (final byte[] key : keys)
         {
@@ -417,6 +431,11 @@ final class KeyspaceCommands
     static void keys(final CommandContext context)
     {
         final RespArgs args = context.args();
+        if (matchesNothing(args, 1))
+        {
+            context.out().arrayHeader(0);
+            return;
+        }
         final byte[] pattern = isMatchAll(args, 1) ? null : args.copy(1);
         final AgniStore store = context.store();
         final List<byte[]> keys = new ArrayList<>();
@@ -447,6 +466,77 @@ final class KeyspaceCommands
     private static boolean isMatchAll(final RespArgs args, final int index)
     {
         return args.length(index) == 1 && args.byteAt(index, 0) == '*';
+    }
+
+    private static boolean matchesNothing(final RespArgs args, final int index)
+    {
+        return nestedStarGroups(args.buffer(), args.offset(index), args.length(index)) > MAX_PATTERN_NESTING;
+    }
+
+    /**
+     * How deep a glob match of the pattern nests: the number of runs of {@code *} that are followed by more
+     * pattern, read as Redis's {@code stringmatchlen} reads it ({@code \} escapes one byte, a class {@code [...]}
+     * ends at its first unescaped {@code ]}, takes {@code x-y} ranges whole, and runs to the end when unclosed).
+     */
+    static int nestedStarGroups(final DirectBuffer pattern, final int offset, final int length)
+    {
+        int groups = 0;
+        int i = 0;
+        while (i < length)
+        {
+            final byte b = pattern.getByte(offset + i);
+            if (b == '*')
+            {
+                while (i + 1 < length && pattern.getByte(offset + i + 1) == '*')
+                {
+                    i++;
+                }
+                if (i + 1 < length)
+                {
+                    groups++;
+                }
+                i++;
+            }
+            else if (b == '\\')
+            {
+                i += i + 1 < length ? 2 : 1;
+            }
+            else if (b == '[')
+            {
+                i = skipClass(pattern, offset, length, i + 1);
+            }
+            else
+            {
+                i++;
+            }
+        }
+        return groups;
+    }
+
+    private static int skipClass(final DirectBuffer pattern, final int offset, final int length, final int start)
+    {
+        int i = start < length && pattern.getByte(offset + start) == '^' ? start + 1 : start;
+        while (i < length)
+        {
+            final byte b = pattern.getByte(offset + i);
+            if (b == '\\' && i + 1 < length)
+            {
+                i += 2;
+            }
+            else if (b == ']')
+            {
+                return i + 1;
+            }
+            else if (i + 2 < length && pattern.getByte(offset + i + 1) == '-')
+            {
+                i += 3;
+            }
+            else
+            {
+                i++;
+            }
+        }
+        return length;
     }
 
     /**

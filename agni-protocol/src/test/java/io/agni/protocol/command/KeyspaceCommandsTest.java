@@ -66,6 +66,20 @@ class KeyspaceCommandsTest
     }
 
     @Test
+    void anEmptyKeyIsAKeyLikeAnyOther()
+    {
+        set("", "empty");
+        assertEquals(":1\r\n", harness.reply("EXISTS", ""));
+        assertEquals("+string\r\n", harness.reply("TYPE", ""));
+        assertEquals(":1\r\n", harness.reply("EXPIRE", "", "100"));
+        assertEquals(":100\r\n", harness.reply("TTL", ""));
+        assertEquals("+OK\r\n", harness.reply("RENAME", "", "k"));
+        assertEquals("+OK\r\n", harness.reply("RENAME", "k", ""));
+        assertEquals(":1\r\n", harness.reply("DEL", ""));
+        assertEquals(":0\r\n", harness.reply("EXISTS", ""));
+    }
+
+    @Test
     void unlinkRemovesKeysAsDel()
     {
         set("a", "1");

@@ -9,6 +9,7 @@ import io.agni.protocol.RespWriter;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -300,6 +301,90 @@ class KeyspaceScanCommandsTest
         assertEquals(Set.of("hello", "hallo"), new HashSet<>(parseArray(harness.reply("KEYS", "h[ae]llo"))));
         assertEquals(Set.of("hallo", "hxllo"), new HashSet<>(parseArray(harness.reply("KEYS", "h[^e]llo"))));
         assertEquals(Set.of("hallo"), new HashSet<>(parseArray(harness.reply("KEYS", "h[a-b]llo"))));
+    }
+
+    @Test
+    void keysTreatsBracesAsLiteralCharacters()
+    {
+        for (final String key : List.of("{a}x", "{a}y", "{a}z", "{b}a", "{b}b", "{b}c"))
+        {
+            set(key);
+        }
+        assertEquals(Set.of("{a}x", "{a}y", "{a}z"), new HashSet<>(parseArray(harness.reply("KEYS", "{a}*"))));
+        assertEquals(Set.of("{b}a", "{b}b", "{b}c"), new HashSet<>(parseArray(harness.reply("KEYS", "*{b}*"))));
+    }
+
+    @Test
+    @Timeout(10)
+    void keysWithManyNestedStarsThatCannotMatchEndsQuickly()
+    {
+        set("a".repeat(62));
+        assertEquals("*0\r\n", harness.reply("KEYS", "a*".repeat(31) + "b"));
+    }
+
+    @Test
+    @Timeout(10)
+    void keysWithAVeryLongPatternOfStarsAndQuestionMarksEndsQuickly()
+    {
+        set("a".repeat(50_000));
+        assertEquals("*0\r\n", harness.reply("KEYS", "*?".repeat(50_000)));
+    }
+
+    @Test
+    @Timeout(10)
+    void scanWithAVeryLongPatternOfStarsAndQuestionMarksMatchesNothing()
+    {
+        set("a".repeat(50_000));
+        populate("key:", 10);
+        assertEquals(List.of(), scanAll("SCAN", "%s", "MATCH", "*?".repeat(50_000)));
+    }
+
+    @Test
+    void aPatternNestingOneThousandStarsStillMatchesButOneMoreMatchesNothingAsRedis()
+    {
+        set("a".repeat(1001));
+        final String key = "$1001\r\n" + "a".repeat(1001) + "\r\n";
+        assertEquals("*1\r\n" + key, harness.reply("KEYS", "*a".repeat(1000)));
+        assertEquals("*0\r\n", harness.reply("KEYS", "*a".repeat(1001)));
+        assertEquals(List.of("a".repeat(1001)), scanAll("SCAN", "%s", "MATCH", "*a".repeat(1000)));
+        assertEquals(List.of(), scanAll("SCAN", "%s", "MATCH", "*a".repeat(1001)));
+        assertEquals("*1\r\n" + key, harness.reply("KEYS", "*a".repeat(1000) + "*"));
+    }
+
+    @Test
+    void escapedAndBracketedStarsDoNotCountTowardsTheNestingLimit()
+    {
+        set("*".repeat(2000));
+        final String key = "*1\r\n$2000\r\n" + "*".repeat(2000) + "\r\n";
+        assertEquals(key, harness.reply("KEYS", "\\*".repeat(2000)));
+        assertEquals(key, harness.reply("KEYS", "[*]".repeat(2000)));
+    }
+
+    @Test
+    void nestedStarGroupsCountsRunsOfStarsFollowedByMorePatternAsRedisReadsThem()
+    {
+        assertEquals(0, nesting(""));
+        assertEquals(0, nesting("*"));
+        assertEquals(0, nesting("a*"));
+        assertEquals(0, nesting("a***"));
+        assertEquals(1, nesting("*a"));
+        assertEquals(1, nesting("**a**"));
+        assertEquals(2, nesting("*a*b*"));
+        assertEquals(0, nesting("\\*a"));
+        assertEquals(1, nesting("\\\\*a"));
+        assertEquals(0, nesting("[*]a"));
+        assertEquals(0, nesting("[^*]a"));
+        assertEquals(1, nesting("[a-*]*x"));
+        assertEquals(0, nesting("[\\]*]x"));
+        assertEquals(1, nesting("[]*a"));
+        assertEquals(0, nesting("[*a*b"));
+        assertEquals(0, nesting("[a-]*b"));
+    }
+
+    private static int nesting(final String pattern)
+    {
+        final byte[] bytes = bytes(pattern);
+        return KeyspaceCommands.nestedStarGroups(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
     }
 
     @Test
