@@ -5,7 +5,7 @@
 module io.agni.net
 {
     requires transitive io.agni.api;
-    requires io.agni.protocol;
+    requires transitive io.agni.protocol;
     requires org.agrona;
     requires org.slf4j;
 

@@ -189,6 +189,20 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * @return the event-loop threads, for tests that measure them; empty before start.
+     */
+    synchronized Thread[] eventLoopThreads()
+    {
+        final EventLoop[] loops = this.loops;
+        final Thread[] threads = new Thread[loops == null ? 0 : loops.length];
+        for (int i = 0; i < threads.length; i++)
+        {
+            threads[i] = loops[i].thread();
+        }
+        return threads;
+    }
+
+    /**
      * @return what the command layer sees of this server: sessions, authentication, start time, port.
      */
     ServerContext context()

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class ServerFixture
 {
     static final long AWAIT_MS = 10_000;
+    private static final long POLL_INTERVAL_NS = 5_000_000;
 
     private ServerFixture()
     {
@@ -48,14 +50,9 @@ final class ServerFixture
             {
                 fail("timed out after " + AWAIT_MS + " ms waiting for: " + what);
             }
-            Thread.onSpinWait();
-            try
+            LockSupport.parkNanos(POLL_INTERVAL_NS);
+            if (Thread.interrupted())
             {
-                Thread.sleep(5);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
                 fail("interrupted waiting for: " + what);
             }
         }
