@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /**
  * The network load generator's command line: one RESP load generator for every server, several targets run
@@ -181,6 +183,7 @@ public final class LoadGen implements Callable<Integer>
     private boolean noProgress;
 
     private final List<String> arguments = new ArrayList<>();
+    private PrintStream console = System.out;
 
     /**
      * Runs the command line and exits with its status.
@@ -203,15 +206,15 @@ public final class LoadGen implements Callable<Integer>
     {
         final LoadGen command = new LoadGen();
         command.arguments.addAll(Arrays.asList(args));
+        command.console = console;
         final CommandLine line = new CommandLine(command);
-        line.setOut(new java.io.PrintWriter(console, true));
+        line.setOut(new PrintWriter(console, true));
         return line.execute(args);
     }
 
     @Override
     public Integer call() throws IOException, InterruptedException
     {
-        final PrintStream console = System.out;
         final Path redis = redisServer != null ? redisServer : Targets.onPath("redis-server").orElse(null);
         final List<TargetSpec> targetSpecs = new ArrayList<>();
         for (final String text : targetTexts.isEmpty() ? DEFAULT_TARGETS : targetTexts)
@@ -294,7 +297,7 @@ public final class LoadGen implements Callable<Integer>
         return flags;
     }
 
-    private <T> T parse(final String text, final java.util.function.Function<String, T> parser)
+    private <T> T parse(final String text, final Function<String, T> parser)
     {
         try
         {

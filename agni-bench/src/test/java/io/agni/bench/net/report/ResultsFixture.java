@@ -1,0 +1,61 @@
+package io.agni.bench.net.report;
+
+import io.agni.bench.net.load.Latency;
+import io.agni.bench.net.load.RunMeasurement;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds {@link BenchmarkResults} by hand for the report tests: runs with a given throughput and p99, everything
+ * else derived from them.
+ */
+final class ResultsFixture
+{
+    private final List<TargetInfo> targets = new ArrayList<>();
+    private final List<String> workloads = new ArrayList<>();
+    private final List<RunResult> runs = new ArrayList<>();
+    private final int rounds;
+
+    ResultsFixture(final int rounds)
+    {
+        this.rounds = rounds;
+    }
+
+    ResultsFixture target(final String name)
+    {
+        targets.add(new TargetInfo(name, "redis", List.of("redis-server", "--port", "1234", "--save", ""),
+            "127.0.0.1:1234", 42));
+        return this;
+    }
+
+    ResultsFixture run(final String target, final String workload, final int round, final double throughput,
+        final double p99)
+    {
+        if (!workloads.contains(workload))
+        {
+            workloads.add(workload);
+        }
+        final Latency latency = new Latency(1000, p99 / 3, p99 / 4, p99 / 2, p99, p99 * 2, p99 * 3, p99 * 5);
+        runs.add(new RunResult(target, workload, round, Instant.parse("2026-11-30T10:00:00Z"),
+            new RunMeasurement((long)throughput * 5, 0, 3, null, 5_000_000_000L, throughput, latency,
+                new long[]{(long)throughput, (long)throughput + 1, (long)throughput - 1, (long)throughput,
+                    (long)throughput}, 0)));
+        return this;
+    }
+
+    BenchmarkResults build(final String failure)
+    {
+        final Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("--connections", "50");
+        flags.put("--target", "a,b=redis:--io-threads 2");
+        flags.put("--agni-jvm-opts", "-Xmx1g \"quoted\", <tag> & more");
+        return new BenchmarkResults(new Environment(2, 24L << 30, "AMD EPYC", "Linux 6 amd64", "1.00 2.00 3.00",
+            "Debian 17.0.15", "abc1234"), List.of("-c", "50", "--agni-jvm-opts", "-Xmx1g \"quoted\", <tag> & more"),
+            flags, targets, workloads, rounds, runs, Instant.parse("2026-11-30T10:00:00Z"),
+            Instant.parse("2026-11-30T10:02:00Z"), failure);
+    }
+}
