@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The accepting thread: a blocking {@code accept} loop on the listening socket. Each new connection takes a client
  * slot (or is told {@code -ERR max number of clients reached} and closed, as Redis does), is made non-blocking with
- * TCP_NODELAY, and is handed to the next event loop, round robin. Closing the listening socket ends the loop.
+ * TCP_NODELAY, and is handed to the next event loop, round robin (skipping a loop that failed). Closing the
+ * listening socket ends the loop.
  * <p>
  * When {@code accept} fails (out of file descriptors, most often) the failure is logged at WARN at most once per
  * interval and the thread pauses briefly instead of spinning.
@@ -98,9 +99,18 @@ final class Acceptor implements Runnable
             server.releaseClient();
             return;
         }
-        final EventLoop loop = loops[next];
-        next = next + 1 == loops.length ? 0 : next + 1;
-        loop.handOff(channel);
+        for (int attempt = 0; attempt < loops.length; attempt++)
+        {
+            final EventLoop loop = loops[next];
+            next = next + 1 == loops.length ? 0 : next + 1;
+            if (loop.handOff(channel))
+            {
+                return;
+            }
+        }
+        LOG.error("every event loop has stopped; refusing a connection");
+        closeQuietly(channel);
+        server.releaseClient();
     }
 
     /**

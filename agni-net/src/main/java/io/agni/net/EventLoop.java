@@ -2,7 +2,6 @@ package io.agni.net;
 
 import io.agni.protocol.command.CommandProcessor;
 import io.agni.protocol.command.Session;
-import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +14,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
 /**
@@ -41,11 +41,12 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     private final AgniServerContext server;
     private final Selector selector;
     private final CommandProcessor processor;
-    private final ManyToOneConcurrentLinkedQueue<SocketChannel> handoff = new ManyToOneConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<SocketChannel> handoff = new ConcurrentLinkedQueue<>();
     private final ArrayList<Connection> connections = new ArrayList<>();
     private final long tickMs;
     private final Thread thread;
     private volatile boolean shutdownRequested;
+    private volatile boolean stopped;
     private boolean draining;
     private long drainDeadlineMs;
     private long nextTickMs;
@@ -73,11 +74,23 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
 
     /**
      * Hands a new, non-blocking connection to this loop; its client slot is already reserved. Any thread.
+     *
+     * @return false if the loop has stopped (it failed), so the caller should try another.
      */
-    void handOff(final SocketChannel channel)
+    boolean handOff(final SocketChannel channel)
     {
+        if (stopped)
+        {
+            return false;
+        }
         handoff.offer(channel);
         selector.wakeup();
+        if (stopped)
+        {
+            // The loop stopped after the check above and may have drained the queue already: close what is left.
+            closeHandedOffConnections();
+        }
+        return true;
     }
 
     /**
@@ -269,6 +282,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
 
     private void closeEverything()
     {
+        stopped = true;
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             if (i < connections.size())
@@ -276,12 +290,17 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
                 connections.get(i).close(DisconnectReason.SERVER_SHUTDOWN);
             }
         }
+        closeHandedOffConnections();
+        closeSelector();
+    }
+
+    private void closeHandedOffConnections()
+    {
         SocketChannel channel;
         while ((channel = handoff.poll()) != null)
         {
             closeHandedOff(channel);
         }
-        closeSelector();
     }
 
     private void closeHandedOff(final SocketChannel channel)
