@@ -1,6 +1,7 @@
 package io.agni.net;
 
 import io.agni.api.AgniStore;
+import io.agni.protocol.ProtocolLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -284,6 +285,25 @@ class AgniServerTest
 
         first.close();
         await("the closed client's session to go", () -> server.context().sessions().size() == 1);
+    }
+
+    @Test
+    void configGetAndInfoReportTheServersOwnSettings() throws IOException
+    {
+        final AgniServer server = start(serverOn(store)
+            .maxClients(77)
+            .idleTimeout(90, TimeUnit.SECONDS)
+            .protocolLimits(ProtocolLimits.DEFAULT.withMaxBulkLength(1 << 20)));
+        final RawRespConnection client = connect(server);
+
+        assertEquals(List.of("maxclients", "77"), client.call("CONFIG", "GET", "maxclients"));
+        assertEquals(List.of("timeout", "90"), client.call("CONFIG", "GET", "timeout"));
+        assertEquals(List.of("bind", "127.0.0.1"), client.call("CONFIG", "GET", "bind"));
+        assertEquals(List.of("port", Integer.toString(server.port())), client.call("CONFIG", "GET", "port"));
+        assertEquals(List.of("proto-max-bulk-len", "1048576"), client.call("CONFIG", "GET", "proto-max-bulk-len"));
+        final String info = (String)client.call("INFO");
+        assertTrue(info.contains("tcp_port:" + server.port() + "\r\n"), info);
+        assertTrue(info.contains("connected_clients:1\r\n"), info);
     }
 
     @Test
