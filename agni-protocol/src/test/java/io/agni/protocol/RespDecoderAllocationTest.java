@@ -3,14 +3,9 @@ package io.agni.protocol;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Once warm, decoding a pipeline, partial commands and resumption included, allocates nothing on the heap: measured
@@ -19,6 +14,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class RespDecoderAllocationTest
 {
+    private static final int WARM_UP = 20_000;
     private static final int ROUNDS = 2_000;
     private static final String PIPELINE =
         "*3\r\n$3\r\nSET\r\n$5\r\nkey:1\r\n$10\r\nvalue-0001\r\n" +
@@ -36,6 +32,7 @@ class RespDecoderAllocationTest
         long commands;
         long argumentBytes;
         long errors;
+        long rounds;
 
         @Override
         public boolean onCommand(final RespArgs args)
@@ -56,84 +53,49 @@ class RespDecoderAllocationTest
     }
 
     @Test
-    void decodingAWarmPipelineAllocatesNothing() throws ReflectiveOperationException
+    void decodingAWarmPipelineAllocatesNothing()
     {
-        final MethodHandle allocatedBytes = currentThreadAllocatedBytes();
-        assumeTrue(allocatedBytes != null, "no per-thread allocation counter");
-
         final byte[] bytes = PIPELINE.getBytes(StandardCharsets.ISO_8859_1);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[bytes.length * 2]);
         buffer.putBytes(0, bytes);
         final RespDecoder decoder = new RespDecoder(ProtocolLimits.DEFAULT);
         final CountingListener listener = new CountingListener();
+        final UnsafeBuffer stash = new UnsafeBuffer(new byte[bytes.length]);
+        stash.putBytes(0, buffer, 0, bytes.length);
 
-        decodeRounds(decoder, buffer, bytes.length, listener, ROUNDS);
-        final long before = read(allocatedBytes);
-        decodeRounds(decoder, buffer, bytes.length, listener, ROUNDS);
-        final long allocated = read(allocatedBytes) - before;
-
+        AllocationMeter.assertAllocatesNothing(
+            "decoding a pipeline cut inside a bulk",
+            () -> decodeRound(decoder, buffer, stash, bytes.length, listener),
+            WARM_UP,
+            ROUNDS,
+            1024);
         assertEquals(0, listener.errors);
-        assertEquals(2L * ROUNDS * 5, listener.commands);
-        assertTrue(allocated < 1024, "allocated " + allocated + " bytes over " + ROUNDS + " rounds");
-    }
-
-    /**
-     * {@code com.sun.management.ThreadMXBean.getCurrentThreadAllocatedBytes()}, looked up reflectively because the
-     * tests compile inside the module, which does not read {@code jdk.management}; null where it is missing.
-     */
-    private static MethodHandle currentThreadAllocatedBytes() throws ReflectiveOperationException
-    {
-        final Object bean = Class.forName("java.lang.management.ManagementFactory")
-            .getMethod("getThreadMXBean").invoke(null);
-        final Class<?> type = Class.forName("com.sun.management.ThreadMXBean");
-        if (!type.isInstance(bean) || !(boolean)type.getMethod("isThreadAllocatedMemoryEnabled").invoke(bean))
-        {
-            return null;
-        }
-        return MethodHandles.publicLookup()
-            .findVirtual(type, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-            .bindTo(bean);
-    }
-
-    private static long read(final MethodHandle allocatedBytes)
-    {
-        try
-        {
-            return (long)allocatedBytes.invokeExact();
-        }
-        catch (final Throwable ex)
-        {
-            throw new AssertionError(ex);
-        }
+        assertEquals(5L * listener.rounds, listener.commands);
     }
 
     /**
      * Each round presents the pipeline in two reads cut inside a bulk, moving the kept bytes to the buffer's start
      * as a network layer compacting its read buffer would.
      */
-    private static void decodeRounds(
+    private static void decodeRound(
         final RespDecoder decoder,
         final UnsafeBuffer buffer,
+        final UnsafeBuffer stash,
         final int length,
-        final CountingListener listener,
-        final int rounds)
+        final CountingListener listener)
     {
-        final UnsafeBuffer stash = new UnsafeBuffer(new byte[length]);
-        stash.putBytes(0, buffer, 0, length);
         final int cut = 30;
-        for (int r = 0; r < rounds; r++)
+        buffer.putBytes(0, stash, 0, length);
+        final int consumed = decoder.decode(buffer, 0, cut, listener);
+        final int kept = cut - consumed;
+        buffer.putBytes(0, buffer, consumed, kept);
+        buffer.putBytes(kept, stash, cut, length - cut);
+        final int total = kept + length - cut;
+        final int second = decoder.decode(buffer, 0, total, listener);
+        if (second != total)
         {
-            buffer.putBytes(0, stash, 0, length);
-            final int consumed = decoder.decode(buffer, 0, cut, listener);
-            final int kept = cut - consumed;
-            buffer.putBytes(0, buffer, consumed, kept);
-            buffer.putBytes(kept, stash, cut, length - cut);
-            final int total = kept + length - cut;
-            final int second = decoder.decode(buffer, 0, total, listener);
-            if (second != total)
-            {
-                throw new AssertionError("second=" + second + ", total=" + total);
-            }
+            throw new AssertionError("second=" + second + ", total=" + total);
         }
+        listener.rounds++;
     }
 }

@@ -1,22 +1,18 @@
 package io.agni.protocol.command;
 
+import io.agni.protocol.AllocationMeter;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The hot keyspace commands (DEL, UNLINK, EXISTS, TYPE, TTL, PTTL, EXPIRE and its variants, PERSIST) allocate
@@ -108,61 +104,9 @@ class KeyspaceAllocationTest
         });
     }
 
-    private void assertAllocatesNothing(final String what, final Runnable operation)
+    private static void assertAllocatesNothing(final String what, final Runnable operation)
     {
-        final MethodHandle allocatedBytes = allocatedBytesCounter();
-        for (int i = 0; i < WARM_UP; i++)
-        {
-            operation.run();
-            read(allocatedBytes);
-        }
-        final long before = read(allocatedBytes);
-        for (int i = 0; i < MEASURED; i++)
-        {
-            operation.run();
-        }
-        final long allocated = read(allocatedBytes) - before;
-        assertTrue(
-            allocated < ALLOWED_BYTES,
-            what + " allocated " + allocated + " bytes in " + MEASURED + " executions");
-    }
-
-    private static long read(final MethodHandle counter)
-    {
-        try
-        {
-            return (long)counter.invokeExact();
-        }
-        catch (final Throwable ex)
-        {
-            throw new AssertionError("cannot read the allocation counter", ex);
-        }
-    }
-
-    /**
-     * {@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} as a method handle: the module under
-     * test does not read {@code java.management}, but the tests run on the class path, where it is reachable.
-     */
-    private static MethodHandle allocatedBytesCounter()
-    {
-        try
-        {
-            final Object bean = Class.forName("java.lang.management.ManagementFactory")
-                .getMethod("getThreadMXBean").invoke(null);
-            final Class<?> type = Class.forName("com.sun.management.ThreadMXBean");
-            Assumptions.assumeTrue(type.isInstance(bean), "no allocation counter on this JVM");
-            Assumptions.assumeTrue(
-                (Boolean)type.getMethod("isThreadAllocatedMemorySupported").invoke(bean), "no allocation counter");
-            type.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(bean, true);
-            return MethodHandles.publicLookup()
-                .findVirtual(type, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                .bindTo(bean);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            Assumptions.abort("no allocation counter on this JVM: " + ex);
-            return null;
-        }
+        AllocationMeter.assertAllocatesNothing(what, operation, WARM_UP, MEASURED, ALLOWED_BYTES);
     }
 
     private void execute(final RespArgs args)
