@@ -1,0 +1,827 @@
+package io.agni.net;
+
+import io.agni.api.AgniStore;
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.RenameResult;
+import io.agni.api.ScanResult;
+import io.agni.api.SetCondition;
+import io.agni.api.StoreClosedException;
+import io.agni.api.StoreStats;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import static io.agni.net.ClientKeywords.APPEND;
+import static io.agni.net.ClientKeywords.DBSIZE;
+import static io.agni.net.ClientKeywords.DEL;
+import static io.agni.net.ClientKeywords.EXISTS;
+import static io.agni.net.ClientKeywords.FLUSHDB;
+import static io.agni.net.ClientKeywords.GET;
+import static io.agni.net.ClientKeywords.GETDEL;
+import static io.agni.net.ClientKeywords.GETRANGE;
+import static io.agni.net.ClientKeywords.INCRBY;
+import static io.agni.net.ClientKeywords.INFO;
+import static io.agni.net.ClientKeywords.PERSIST;
+import static io.agni.net.ClientKeywords.PEXPIRETIME;
+import static io.agni.net.ClientKeywords.PTTL;
+import static io.agni.net.ClientKeywords.RANDOMKEY;
+import static io.agni.net.ClientKeywords.RENAME;
+import static io.agni.net.ClientKeywords.RENAMENX;
+import static io.agni.net.ClientKeywords.SETRANGE;
+import static io.agni.net.ClientKeywords.STRLEN;
+
+/**
+ * An {@link AgniStore} on a remote RESP server, agni's {@code AgniServer} or Redis 7: the same interface, the same
+ * semantics and the same exceptions as the in-process store, so that code switches between embedded and remote by
+ * changing the line that opens the store.
+ * <pre>{@code
+ * try (AgniStore store = AgniClient.connect("localhost", 6379))
+ * {
+ *     store.set("user:1".getBytes(UTF_8), "alice".getBytes(UTF_8));
+ * }
+ * }</pre>
+ *
+ * <h2>Commands</h2>
+ * Every operation is one command, one round trip, multi-key operations included: {@code get} is {@code GET},
+ * {@code exists} {@code EXISTS}, {@code getAll} {@code MGET}, {@code ttlMillis} {@code PTTL},
+ * {@code expireTimeMillis} {@code PEXPIRETIME}, {@code set} {@code SET} with {@code NX}/{@code XX} for the
+ * condition and {@code PXAT}/{@code KEEPTTL} for the expiry mode, {@code getAndSet} the same with {@code GET},
+ * {@code setAll} {@code MSET} or {@code MSETNX}, {@code delete} {@code DEL}, {@code getAndDelete} {@code GETDEL},
+ * {@code getAndExpire} {@code GETEX} with {@code PXAT} or {@code PERSIST}, {@code incrementBy} {@code INCRBY},
+ * {@code incrementByFloat} {@code INCRBYFLOAT}, {@code append} {@code APPEND}, {@code getRange} {@code GETRANGE},
+ * {@code setRange} {@code SETRANGE}, {@code rename} {@code RENAME} or {@code RENAMENX}, {@code expire}
+ * {@code PEXPIREAT} with {@code NX}/{@code XX}/{@code GT}/{@code LT}, {@code persist} {@code PERSIST},
+ * {@code scan} {@code SCAN} with {@code MATCH} and {@code COUNT}, {@code randomKey} {@code RANDOMKEY}, {@code size}
+ * {@code DBSIZE}, {@code clear} {@code FLUSHDB}, {@code stats} {@code INFO}. An expiry time at or before the epoch
+ * is sent as 1 ms after it, which has the same effect (the key is gone at once), because Redis refuses times
+ * that are not positive. Expiry times are read against the <em>server's</em> clock.
+ *
+ * <h2>Where Redis cannot say the same thing</h2>
+ * <ul>
+ * <li>{@link #setAll} with {@link SetCondition#IF_PRESENT} throws {@link UnsupportedOperationException}: Redis has
+ * no {@code MSET XX}, and checking first then writing would not be atomic.</li>
+ * <li>{@link #valueLength} sends {@code STRLEN}, which answers 0 for an absent key as for an empty value; only
+ * then does it send {@code EXISTS} to tell them apart, so a key created or removed between the two round trips can
+ * make an empty-or-absent answer reflect either moment.</li>
+ * <li>{@link #getAndDelete(DirectBuffer, int, int, MutableDirectBuffer, int) getAndDelete} into a buffer that
+ * cannot grow first asks the value's length ({@code STRLEN}) and, if it does not fit, throws without deleting, as
+ * the contract requires. A value that grows between that check and the {@code GETDEL} is deleted and the call
+ * throws {@link IndexOutOfBoundsException}. An expandable buffer needs no check: one round trip.</li>
+ * <li>The zero-copy reads into a buffer that cannot hold the reply throw after the server has acted:
+ * {@code getAndSet} has written, {@code getAndExpire} has changed the expiry time.</li>
+ * <li>{@link #stats()} reads Redis's {@code INFO}: server-wide counters and Redis's own memory accounting (see
+ * {@code ClientInfoStats} for the fields). {@link #size()} and {@code stats().entries()} count database 0.</li>
+ * </ul>
+ *
+ * <h2>Errors</h2>
+ * Argument checks are the in-process store's: {@code null} gets {@link NullPointerException}, a negative length or
+ * offset {@link IllegalArgumentException}, a key or value longer than the client's
+ * {@link AgniClientBuilder#maxBulkLength maxBulkLength} {@link io.agni.api.EntryTooLargeException}, all before anything is
+ * sent. The server's error replies become the in-process store's exceptions ({@code ERR value is not an integer or
+ * out of range} is {@link io.agni.api.NotAnIntegerException}, {@code OOM ...} is
+ * {@link io.agni.api.CapacityExceededException}, and so on); an error with no such counterpart is an
+ * {@link io.agni.api.AgniException} carrying the server's text. A failure of the connection itself (unreachable
+ * server, I/O error, read timeout, a reply that is not RESP) is a {@link ClientConnectionException}, after which the
+ * outcome of a write is unknown: the client does not retry.
+ *
+ * <h2>Threads</h2>
+ * Thread-safe. Calls borrow a connection from a small pool of blocking connections for their one round trip and
+ * give it back: simple, no I/O thread, no reply routing, and each call costs exactly one request and one reply.
+ * As many calls run at once as the pool has connections ({@link AgniClientBuilder#connections}); more wait for one.
+ * Calls from one thread are ordered; calls from different threads are as concurrent as the server makes them.
+ *
+ * <h2>Memory</h2>
+ * The zero-copy forms copy the caller's key and value straight into the connection's request buffer and the reply
+ * straight into the caller's buffer: no heap allocation per call in steady state. The {@code byte[]} forms allocate
+ * their results, as the in-process store's do.
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #close()} refuses new calls at once with {@link StoreClosedException}, waits for the calls in flight
+ * (each bounded by the read timeout), and closes every connection. It does not touch the server's data.
+ */
+public final class AgniClient implements AgniStore
+{
+    private final ClientConfig config;
+    private final ClientConnectionPool pool;
+    private final ClientArgumentChecks checks;
+
+    AgniClient(final ClientConfig config)
+    {
+        this.config = config;
+        this.checks = new ClientArgumentChecks(config.maxBulkLength());
+        this.pool = new ClientConnectionPool(
+            () -> ClientConnection.open(config), config.connections(), "AgniClient(" + config.address() + ")");
+        pool.acquire().close();
+    }
+
+    /**
+     * Connects to a server with the default settings of {@link AgniClientBuilder}.
+     *
+     * @param host the server's host name or address.
+     * @param port the server's port.
+     * @return a connected client.
+     * @throws ClientConnectionException if the server cannot be reached or does not answer {@code PING}.
+     */
+    public static AgniClient connect(final String host, final int port)
+    {
+        return builder().host(host).port(port).build();
+    }
+
+    /**
+     * Starts configuring a client: connections, timeouts, password, client name.
+     *
+     * @return a builder with the defaults.
+     */
+    public static AgniClientBuilder builder()
+    {
+        return new AgniClientBuilder();
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Reads
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public byte[] get(final byte[] key)
+    {
+        checks.key(key.length);
+        return bulkOfKey(GET, new UnsafeBuffer(key), 0, key.length);
+    }
+
+    @Override
+    public int get(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checks.key(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(2).keyword(GET).bulk(key, keyOffset, keyLength);
+            return c.call().copyBulk(dst, dstOffset);
+        }
+    }
+
+    @Override
+    public boolean exists(final byte[] key)
+    {
+        checks.key(key.length);
+        return exists(new UnsafeBuffer(key), 0, key.length);
+    }
+
+    @Override
+    public boolean exists(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return integerOfKey(EXISTS, key, keyOffset, keyLength) > 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code MGET}; no keys is answered without asking the server, as {@code MGET} needs one.
+     */
+    @Override
+    public List<byte[]> getAll(final List<byte[]> keys)
+    {
+        final int n = keys.size();
+        for (final byte[] key : keys)
+        {
+            checks.key(key.length);
+        }
+        if (n == 0)
+        {
+            checkOpen();
+            return new ArrayList<>();
+        }
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.mget(c.request(), keys);
+            final ClientReply reply = c.call();
+            if (reply.arrayLength(0) != n)
+            {
+                throw reply.unexpected("an array of " + n, ClientReplyReader.ARRAY);
+            }
+            final List<byte[]> values = new ArrayList<>(n);
+            for (int i = 1; i <= n; i++)
+            {
+                values.add(reply.bulkOrNull(i));
+            }
+            return values;
+        }
+    }
+
+    @Override
+    public long ttlMillis(final byte[] key)
+    {
+        checks.key(key.length);
+        return ttlMillis(new UnsafeBuffer(key), 0, key.length);
+    }
+
+    @Override
+    public long ttlMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return integerOfKey(PTTL, key, keyOffset, keyLength);
+    }
+
+    @Override
+    public long expireTimeMillis(final byte[] key)
+    {
+        checks.key(key.length);
+        return expireTimeMillis(new UnsafeBuffer(key), 0, key.length);
+    }
+
+    @Override
+    public long expireTimeMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return integerOfKey(PEXPIRETIME, key, keyOffset, keyLength);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code STRLEN}, then {@code EXISTS} only when that says 0 (absent and empty look the same to it): see the
+     * class comment for what a concurrent write can do between the two.
+     */
+    @Override
+    public int valueLength(final byte[] key)
+    {
+        checks.key(key.length);
+        return valueLength(new UnsafeBuffer(key), 0, key.length);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code STRLEN}, then {@code EXISTS} only when that says 0: see {@link #valueLength(byte[])}.
+     */
+    @Override
+    public int valueLength(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checks.key(keyLength);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(2).keyword(STRLEN).bulk(key, keyOffset, keyLength);
+            final long length = c.call().integer();
+            if (length > 0)
+            {
+                return (int)length;
+            }
+            c.request().command(2).keyword(EXISTS).bulk(key, keyOffset, keyLength);
+            return c.call().integer() > 0 ? 0 : NOT_FOUND;
+        }
+    }
+
+    @Override
+    public byte[] getRange(final byte[] key, final long start, final long end)
+    {
+        checks.key(key.length);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(4).keyword(GETRANGE).bulk(key).bulk(start).bulk(end);
+            final byte[] range = c.call().bulkOrNull();
+            return range == null ? new byte[0] : range;
+        }
+    }
+
+    @Override
+    public int getRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checks.key(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(4).keyword(GETRANGE).bulk(key, keyOffset, keyLength).bulk(start).bulk(end);
+            return Math.max(0, c.call().copyBulk(dst, dstOffset));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Writes
+    // ------------------------------------------------------------------------------------------------------------
+
+    @Override
+    public void set(final byte[] key, final byte[] value)
+    {
+        set(key, value, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+    }
+
+    @Override
+    public void set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        set(key, keyOffset, keyLength, value, valueOffset, valueLength, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+    }
+
+    @Override
+    public boolean set(
+        final byte[] key, final byte[] value, final SetCondition condition, final ExpiryMode expiryMode,
+        final long expireAtMillis)
+    {
+        checks.entry(key.length, value.length);
+        return set(new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0, value.length,
+            condition, expiryMode, expireAtMillis);
+    }
+
+    @Override
+    public boolean set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        checks.entry(keyLength, valueLength);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.set(c.request(), key, keyOffset, keyLength, value, valueOffset, valueLength,
+                condition, expiryMode, expireAtMillis, false);
+            return c.call().okOrNull();
+        }
+    }
+
+    @Override
+    public byte[] getAndSet(
+        final byte[] key, final byte[] value, final SetCondition condition, final ExpiryMode expiryMode,
+        final long expireAtMillis)
+    {
+        checks.entry(key.length, value.length);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.set(c.request(), new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0,
+                value.length, condition, expiryMode, expireAtMillis, true);
+            return c.call().bulkOrNull();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code SET ... GET}: when {@code previous} cannot hold the previous value, the new value is already written.
+     */
+    @Override
+    public int getAndSet(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis,
+        final MutableDirectBuffer previous, final int previousOffset)
+    {
+        checks.entry(keyLength, valueLength);
+        Objects.requireNonNull(condition, "condition");
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        Objects.requireNonNull(previous, "previous");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.set(c.request(), key, keyOffset, keyLength, value, valueOffset, valueLength,
+                condition, expiryMode, expireAtMillis, true);
+            return c.call().copyBulk(previous, previousOffset);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code MSET}, or {@code MSETNX} for {@link SetCondition#IF_ABSENT}; no keys is answered without asking the
+     * server.
+     *
+     * @throws UnsupportedOperationException for {@link SetCondition#IF_PRESENT}: Redis has no {@code MSET} that
+     *                                       writes only if every key exists, and a check followed by a write would
+     *                                       not be atomic. Nothing is sent.
+     */
+    @Override
+    public boolean setAll(final List<byte[]> keys, final List<byte[]> values, final SetCondition condition)
+    {
+        Objects.requireNonNull(condition, "condition");
+        if (keys.size() != values.size())
+        {
+            throw new IllegalArgumentException(
+                "keys and values differ in size: keys=" + keys.size() + ", values=" + values.size());
+        }
+        final int n = keys.size();
+        for (int i = 0; i < n; i++)
+        {
+            checks.entry(keys.get(i).length, values.get(i).length);
+        }
+        if (condition == SetCondition.IF_PRESENT)
+        {
+            throw new UnsupportedOperationException(
+                "setAll with IF_PRESENT cannot be done atomically over RESP: Redis has MSET and MSETNX but no MSET XX");
+        }
+        if (n == 0)
+        {
+            checkOpen();
+            return true;
+        }
+        try (ClientConnection c = pool.acquire())
+        {
+            final boolean ifAbsent = condition == SetCondition.IF_ABSENT;
+            ClientCommands.mset(c.request(), keys, values, ifAbsent);
+            final ClientReply reply = c.call();
+            return ifAbsent ? reply.integer() == 1 : reply.okOrNull();
+        }
+    }
+
+    @Override
+    public boolean delete(final byte[] key)
+    {
+        checks.key(key.length);
+        return delete(new UnsafeBuffer(key), 0, key.length);
+    }
+
+    @Override
+    public boolean delete(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return integerOfKey(DEL, key, keyOffset, keyLength) > 0;
+    }
+
+    @Override
+    public byte[] getAndDelete(final byte[] key)
+    {
+        checks.key(key.length);
+        return bulkOfKey(GETDEL, new UnsafeBuffer(key), 0, key.length);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code GETDEL}; into a buffer that cannot grow, {@code STRLEN} first, so that a value that does not fit is
+     * kept (see the class comment for the race this leaves).
+     */
+    @Override
+    public int getAndDelete(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final MutableDirectBuffer dst,
+        final int dstOffset)
+    {
+        checks.key(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        try (ClientConnection c = pool.acquire())
+        {
+            if (!dst.isExpandable())
+            {
+                c.request().command(2).keyword(STRLEN).bulk(key, keyOffset, keyLength);
+                final long length = c.call().integer();
+                if (dstOffset < 0 || dstOffset + length > dst.capacity())
+                {
+                    throw new IndexOutOfBoundsException("destination too small: offset=" + dstOffset +
+                        ", length=" + length + ", capacity=" + dst.capacity());
+                }
+            }
+            c.request().command(2).keyword(GETDEL).bulk(key, keyOffset, keyLength);
+            return c.call().copyBulk(dst, dstOffset);
+        }
+    }
+
+    @Override
+    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        checks.key(key.length);
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.getEx(c.request(), new UnsafeBuffer(key), 0, key.length, expiryMode, expireAtMillis);
+            return c.call().bulkOrNull();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code GETEX}: when {@code dst} cannot hold the value, the expiry time is already changed.
+     */
+    @Override
+    public int getAndExpire(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ExpiryMode expiryMode, final long expireAtMillis,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checks.key(keyLength);
+        Objects.requireNonNull(expiryMode, "expiryMode");
+        Objects.requireNonNull(dst, "dst");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.getEx(c.request(), key, keyOffset, keyLength, expiryMode, expireAtMillis);
+            return c.call().copyBulk(dst, dstOffset);
+        }
+    }
+
+    @Override
+    public long incrementBy(final byte[] key, final long delta)
+    {
+        checks.key(key.length);
+        return incrementBy(new UnsafeBuffer(key), 0, key.length, delta);
+    }
+
+    @Override
+    public long incrementBy(final DirectBuffer key, final int keyOffset, final int keyLength, final long delta)
+    {
+        checks.key(keyLength);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(3).keyword(INCRBY).bulk(key, keyOffset, keyLength).bulk(delta);
+            return c.call().integer();
+        }
+    }
+
+    @Override
+    public long append(final byte[] key, final byte[] value)
+    {
+        checks.entry(key.length, value.length);
+        return append(new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0, value.length);
+    }
+
+    @Override
+    public long append(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        checks.entry(keyLength, valueLength);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(3).keyword(APPEND).bulk(key, keyOffset, keyLength).bulk(value, valueOffset, valueLength);
+            return c.call().integer();
+        }
+    }
+
+    @Override
+    public long setRange(final byte[] key, final long offset, final byte[] value)
+    {
+        checks.setRange(key.length, offset, value.length);
+        return setRange(new UnsafeBuffer(key), 0, key.length, offset, new UnsafeBuffer(value), 0, value.length);
+    }
+
+    @Override
+    public long setRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long offset,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        checks.setRange(keyLength, offset, valueLength);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(4).keyword(SETRANGE).bulk(key, keyOffset, keyLength).bulk(offset)
+                .bulk(value, valueOffset, valueLength);
+            return c.call().integer();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code RENAME}, or {@code RENAMENX} when the target must not be replaced; Redis's {@code ERR no such key} is
+     * {@link RenameResult#NO_SUCH_KEY}.
+     */
+    @Override
+    public RenameResult rename(final byte[] key, final byte[] newKey, final boolean replace)
+    {
+        checks.key(key.length);
+        checks.key(newKey.length);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(3).keyword(replace ? RENAME : RENAMENX).bulk(key).bulk(newKey);
+            final ClientReply reply = c.call();
+            final String error = reply.errorText();
+            if (error != null && error.startsWith("ERR no such key"))
+            {
+                return RenameResult.NO_SUCH_KEY;
+            }
+            if (replace)
+            {
+                reply.okOrNull();
+                return RenameResult.RENAMED;
+            }
+            return reply.integer() == 1 ? RenameResult.RENAMED : RenameResult.TARGET_EXISTS;
+        }
+    }
+
+    @Override
+    public byte[] incrementByFloat(final byte[] key, final double delta)
+    {
+        checks.key(key.length);
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.incrByFloat(c.request(), new UnsafeBuffer(key), 0, key.length, delta);
+            return c.call().bulkOrNull();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code INCRBYFLOAT}: when {@code dst} cannot hold the text, the sum is already stored, as the interface
+     * allows.
+     */
+    @Override
+    public int incrementByFloat(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final double delta,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        checks.key(keyLength);
+        Objects.requireNonNull(dst, "dst");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.incrByFloat(c.request(), key, keyOffset, keyLength, delta);
+            return c.call().copyBulk(dst, dstOffset);
+        }
+    }
+
+    @Override
+    public boolean expire(final byte[] key, final long expireAtMillis, final ExpireCondition condition)
+    {
+        checks.key(key.length);
+        return expire(new UnsafeBuffer(key), 0, key.length, expireAtMillis, condition);
+    }
+
+    @Override
+    public boolean expire(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long expireAtMillis,
+        final ExpireCondition condition)
+    {
+        checks.key(keyLength);
+        Objects.requireNonNull(condition, "condition");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.pexpireAt(c.request(), key, keyOffset, keyLength, expireAtMillis, condition);
+            return c.call().integer() == 1;
+        }
+    }
+
+    @Override
+    public boolean persist(final byte[] key)
+    {
+        checks.key(key.length);
+        return persist(new UnsafeBuffer(key), 0, key.length);
+    }
+
+    @Override
+    public boolean persist(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return integerOfKey(PERSIST, key, keyOffset, keyLength) == 1;
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Whole store
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code SCAN cursor [MATCH pattern] COUNT count}; the cursor is the server's, an unsigned 64-bit number, and
+     * one the server refuses ({@code ERR invalid cursor}) is an {@link IllegalArgumentException}.
+     */
+    @Override
+    public ScanResult scan(final long cursor, final byte[] pattern, final int count)
+    {
+        if (count < 1)
+        {
+            throw new IllegalArgumentException("count must be at least 1: count=" + count);
+        }
+        if (pattern != null)
+        {
+            checks.key(pattern.length);
+        }
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.scan(c.request(), cursor, pattern, count);
+            final ClientReply reply = c.call();
+            final String error = reply.errorText();
+            if (error != null && error.startsWith("ERR invalid cursor"))
+            {
+                throw new IllegalArgumentException("invalid cursor: " + Long.toUnsignedString(cursor));
+            }
+            if (reply.arrayLength(0) != 2)
+            {
+                throw reply.unexpected("an array of 2", ClientReplyReader.ARRAY);
+            }
+            final long next = reply.unsignedDecimal(1);
+            final int found = reply.arrayLength(2);
+            final List<byte[]> keys = new ArrayList<>(found);
+            for (int i = 0; i < found; i++)
+            {
+                keys.add(reply.bulkOrNull(3 + i));
+            }
+            return new ScanResult(next, keys);
+        }
+    }
+
+    @Override
+    public byte[] randomKey()
+    {
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(1).keyword(RANDOMKEY);
+            return c.call().bulkOrNull();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code DBSIZE}: the keys of the connection's database, 0.
+     */
+    @Override
+    public long size()
+    {
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(1).keyword(DBSIZE);
+            return c.call().integer();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code FLUSHDB}: the keys of the connection's database, 0; other databases of a Redis server are kept.
+     */
+    @Override
+    public void clear()
+    {
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(1).keyword(FLUSHDB);
+            c.call().throwIfError();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Read from the server's {@code INFO}: agni's server reports its store's statistics; Redis reports
+     * server-wide counters, and memory as it accounts it ({@code used_memory}, {@code used_memory_dataset},
+     * {@code maxmemory}, where no limit reads as {@link Long#MAX_VALUE}). See {@code ClientInfoStats} for every
+     * field.
+     */
+    @Override
+    public StoreStats stats()
+    {
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(1).keyword(INFO);
+            return ClientInfoStats.parse(c.call().text());
+        }
+    }
+
+    /**
+     * Refuses new calls, waits for the calls in flight (each bounded by the read timeout), and closes every
+     * connection. The server and its data are untouched. Idempotent; any thread.
+     */
+    @Override
+    public void close()
+    {
+        pool.close();
+    }
+
+    /**
+     * @return the number of connections open now, idle or in use.
+     */
+    int openConnections()
+    {
+        return pool.openConnections();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "AgniClient{address=" + config.address() + ", connections=" + config.connections() +
+            ", closed=" + pool.isClosed() + "}";
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // One-key commands
+    // ------------------------------------------------------------------------------------------------------------
+
+    private long integerOfKey(final DirectBuffer command, final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checks.key(keyLength);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(2).keyword(command).bulk(key, keyOffset, keyLength);
+            return c.call().integer();
+        }
+    }
+
+    private byte[] bulkOfKey(final DirectBuffer command, final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(2).keyword(command).bulk(key, keyOffset, keyLength);
+            return c.call().bulkOrNull();
+        }
+    }
+
+    private void checkOpen()
+    {
+        if (pool.isClosed())
+        {
+            throw pool.closedException();
+        }
+    }
+}

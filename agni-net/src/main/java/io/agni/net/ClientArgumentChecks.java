@@ -1,0 +1,79 @@
+package io.agni.net;
+
+import io.agni.api.EntryTooLargeException;
+
+/**
+ * The in-process store's argument checks, made by {@link AgniClient} before anything is sent: a negative length
+ * or offset is an {@link IllegalArgumentException}, a key or value longer than the bulk limit an
+ * {@link EntryTooLargeException}, with the store's messages ({@code key too large: length=..., limit=...}).
+ */
+final class ClientArgumentChecks
+{
+    private final int maxBulkLength;
+
+    /**
+     * @param maxBulkLength the longest key or value the client sends.
+     */
+    ClientArgumentChecks(final int maxBulkLength)
+    {
+        this.maxBulkLength = maxBulkLength;
+    }
+
+    /**
+     * @param keyLength a key's length.
+     */
+    void key(final int keyLength)
+    {
+        if (keyLength > maxBulkLength)
+        {
+            throw new EntryTooLargeException("key too large: length=" + keyLength + ", limit=" + maxBulkLength);
+        }
+        if (keyLength < 0)
+        {
+            throw new IllegalArgumentException("negative key length: " + keyLength);
+        }
+    }
+
+    /**
+     * @param keyLength   a key's length.
+     * @param valueLength its value's length.
+     */
+    void entry(final int keyLength, final int valueLength)
+    {
+        key(keyLength);
+        if (valueLength > maxBulkLength)
+        {
+            throw new EntryTooLargeException("value too large: length=" + valueLength + ", limit=" + maxBulkLength);
+        }
+        if (valueLength < 0)
+        {
+            throw new IllegalArgumentException("negative value length: " + valueLength);
+        }
+    }
+
+    /**
+     * The checks of {@code setRange}: an empty value writes nothing, so, as in Redis, its offset is not held
+     * against the limit.
+     *
+     * @param keyLength   the key's length.
+     * @param offset      where the bytes go.
+     * @param valueLength how many.
+     */
+    void setRange(final int keyLength, final long offset, final int valueLength)
+    {
+        key(keyLength);
+        if (offset < 0)
+        {
+            throw new IllegalArgumentException("negative offset: " + offset);
+        }
+        if (valueLength < 0)
+        {
+            throw new IllegalArgumentException("negative value length: " + valueLength);
+        }
+        if (valueLength > 0 && offset > maxBulkLength - valueLength)
+        {
+            throw new EntryTooLargeException("value too large: length=" + (offset + valueLength) +
+                ", limit=" + maxBulkLength);
+        }
+    }
+}

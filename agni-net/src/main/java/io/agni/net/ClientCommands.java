@@ -1,0 +1,199 @@
+package io.agni.net;
+
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import org.agrona.DirectBuffer;
+
+import java.util.List;
+
+import static io.agni.net.ClientKeywords.COUNT;
+import static io.agni.net.ClientKeywords.GET;
+import static io.agni.net.ClientKeywords.GETEX;
+import static io.agni.net.ClientKeywords.GT;
+import static io.agni.net.ClientKeywords.INCRBYFLOAT;
+import static io.agni.net.ClientKeywords.KEEPTTL;
+import static io.agni.net.ClientKeywords.LT;
+import static io.agni.net.ClientKeywords.MATCH;
+import static io.agni.net.ClientKeywords.MGET;
+import static io.agni.net.ClientKeywords.MSET;
+import static io.agni.net.ClientKeywords.MSETNX;
+import static io.agni.net.ClientKeywords.NX;
+import static io.agni.net.ClientKeywords.PERSIST;
+import static io.agni.net.ClientKeywords.PEXPIREAT;
+import static io.agni.net.ClientKeywords.PXAT;
+import static io.agni.net.ClientKeywords.SCAN;
+import static io.agni.net.ClientKeywords.SET;
+import static io.agni.net.ClientKeywords.XX;
+
+/**
+ * How {@link AgniClient} says each store operation with options in Redis's commands: the conditions and expiry
+ * modes of {@code SET}, {@code GETEX} and {@code PEXPIREAT}, the multi-key {@code MGET} and {@code MSET}, and
+ * {@code SCAN}. The one-key commands without options are encoded where they are sent.
+ * <p>
+ * Stateless; the writer passed in is the calling thread's connection's.
+ */
+final class ClientCommands
+{
+    private ClientCommands()
+    {
+    }
+
+    /**
+     * {@code SET key value [NX|XX] [PXAT t|KEEPTTL] [GET]}: {@link ExpiryMode#CLEAR} needs no option, since a plain
+     * {@code SET} clears the expiry time.
+     */
+    static void set(
+        final ClientRequestWriter request,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis, final boolean get)
+    {
+        final int options = (condition == SetCondition.ALWAYS ? 0 : 1) +
+            (expiryMode == ExpiryMode.AT ? 2 : expiryMode == ExpiryMode.KEEP ? 1 : 0) + (get ? 1 : 0);
+        request.command(3 + options).keyword(SET).bulk(key, keyOffset, keyLength).bulk(value, valueOffset, valueLength);
+        if (condition != SetCondition.ALWAYS)
+        {
+            request.keyword(condition == SetCondition.IF_ABSENT ? NX : XX);
+        }
+        if (expiryMode == ExpiryMode.AT)
+        {
+            request.keyword(PXAT).bulk(sentExpiryTime(expireAtMillis));
+        }
+        else if (expiryMode == ExpiryMode.KEEP)
+        {
+            request.keyword(KEEPTTL);
+        }
+        if (get)
+        {
+            request.keyword(GET);
+        }
+    }
+
+    /**
+     * {@code GETEX key [PXAT t|PERSIST]}: {@link ExpiryMode#KEEP} is a plain {@code GETEX}.
+     */
+    static void getEx(
+        final ClientRequestWriter request, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ExpiryMode expiryMode, final long expireAtMillis)
+    {
+        switch (expiryMode)
+        {
+            case AT:
+                request.command(4).keyword(GETEX).bulk(key, keyOffset, keyLength)
+                    .keyword(PXAT).bulk(sentExpiryTime(expireAtMillis));
+                break;
+            case CLEAR:
+                request.command(3).keyword(GETEX).bulk(key, keyOffset, keyLength).keyword(PERSIST);
+                break;
+            default:
+                request.command(2).keyword(GETEX).bulk(key, keyOffset, keyLength);
+        }
+    }
+
+    /**
+     * {@code PEXPIREAT key t [NX|XX|GT|LT]}.
+     */
+    static void pexpireAt(
+        final ClientRequestWriter request, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final long expireAtMillis, final ExpireCondition condition)
+    {
+        final DirectBuffer option = expireOption(condition);
+        request.command(option == null ? 3 : 4).keyword(PEXPIREAT).bulk(key, keyOffset, keyLength)
+            .bulk(sentExpiryTime(expireAtMillis));
+        if (option != null)
+        {
+            request.keyword(option);
+        }
+    }
+
+    /**
+     * {@code MGET key...}.
+     */
+    static void mget(final ClientRequestWriter request, final List<byte[]> keys)
+    {
+        request.command(keys.size() + 1).keyword(MGET);
+        for (final byte[] key : keys)
+        {
+            request.bulk(key);
+        }
+    }
+
+    /**
+     * {@code MSET key value...}, or {@code MSETNX} when only absent keys may be written.
+     */
+    static void mset(
+        final ClientRequestWriter request, final List<byte[]> keys, final List<byte[]> values, final boolean ifAbsent)
+    {
+        final int n = keys.size();
+        request.command(2 * n + 1).keyword(ifAbsent ? MSETNX : MSET);
+        for (int i = 0; i < n; i++)
+        {
+            request.bulk(keys.get(i)).bulk(values.get(i));
+        }
+    }
+
+    /**
+     * {@code SCAN cursor [MATCH pattern] COUNT count}, the cursor as the unsigned number the server gave.
+     */
+    static void scan(final ClientRequestWriter request, final long cursor, final byte[] pattern, final int count)
+    {
+        request.command(pattern == null ? 4 : 6).keyword(SCAN).bulk(Long.toUnsignedString(cursor));
+        if (pattern != null)
+        {
+            request.keyword(MATCH).bulk(pattern);
+        }
+        request.keyword(COUNT).bulk(count);
+    }
+
+    /**
+     * {@code INCRBYFLOAT key delta}, the delta as the text of {@link #floatText(double)}.
+     */
+    static void incrByFloat(
+        final ClientRequestWriter request, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final double delta)
+    {
+        request.command(3).keyword(INCRBYFLOAT).bulk(key, keyOffset, keyLength).bulk(floatText(delta));
+    }
+
+    /**
+     * The text of an increment that the server reads back as the same {@code double}: Java's shortest round-trip
+     * form, which both Redis's {@code strtold} and agni's {@code Decimal} read. A delta that is not finite goes as
+     * {@code inf} or {@code -inf}, so that the server reports it as the in-process store does: a stored value that
+     * is not a number first, else {@code increment would produce NaN or Infinity}.
+     */
+    static String floatText(final double delta)
+    {
+        if (Double.isNaN(delta) || delta == Double.POSITIVE_INFINITY)
+        {
+            return "inf";
+        }
+        return delta == Double.NEGATIVE_INFINITY ? "-inf" : Double.toString(delta);
+    }
+
+    /**
+     * Redis refuses an expiry time that is not positive; every time up to now has the same effect (the key is
+     * gone at once), so the earliest positive one is sent instead.
+     */
+    static long sentExpiryTime(final long expireAtMillis)
+    {
+        return Math.max(1, expireAtMillis);
+    }
+
+    private static DirectBuffer expireOption(final ExpireCondition condition)
+    {
+        switch (condition)
+        {
+            case IF_NO_EXPIRY:
+                return NX;
+            case IF_HAS_EXPIRY:
+                return XX;
+            case IF_LATER:
+                return GT;
+            case IF_EARLIER:
+                return LT;
+            default:
+                return null;
+        }
+    }
+}
