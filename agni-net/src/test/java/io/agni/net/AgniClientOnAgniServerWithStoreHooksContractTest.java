@@ -1,0 +1,60 @@
+package io.agni.net;
+
+import io.agni.store.OffHeapStore;
+import io.agni.testsupport.AgniStoreContract;
+import io.agni.testsupport.StoreFixture;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link AgniStoreContract} against {@link AgniClient} talking to an {@link AgniServer} in front of an
+ * {@link OffHeapStore} whose hooks the test can reach because it runs in the same JVM: a fake clock shared by store
+ * and server, the store's expiry sweep, and small length limits. So the tests that move time, count reclaimed
+ * entries and refuse entries over the limits run over the wire too, and check that the server's replies (e.g.
+ * {@code ERR key too large: length=..., limit=...}) come back as the same exceptions with the same messages.
+ * <p>
+ * Skipped besides what no remote store can pass: the three limit tests that compare the messages of APPEND and
+ * SETRANGE, which the server words as Redis does.
+ */
+class AgniClientOnAgniServerWithStoreHooksContractTest extends AgniStoreContract
+{
+    private static final int MAX_KEY_LENGTH = 4096;
+    private static final int MAX_VALUE_LENGTH = 256 * 1024;
+    private static final String LIMIT_TEXT = "the server answers APPEND and SETRANGE over a limit with Redis's " +
+        "'ERR string exceeds maximum allowed size (proto-max-bulk-len)', which names no lengths: the client throws " +
+        "EntryTooLargeException but cannot give the store's message, which these tests compare";
+
+    @RegisterExtension
+    static final ClientContractSkips SKIPS = ClientContractTests.skipsForEveryRemoteStore()
+        .skip("keyLongerThanTheLimitIsRefusedByEveryOperationBeforeAnythingChanges", LIMIT_TEXT)
+        .skip("appendPastTheValueLimitIsRefusedAndLeavesTheValue", LIMIT_TEXT)
+        .skip("setRangePastTheValueLimitIsRefusedBeforeAnythingChanges", LIMIT_TEXT);
+
+    private OffHeapStore offHeapStore;
+    private AgniServer server;
+
+    @Override
+    protected StoreFixture createFixture()
+    {
+        final CachedEpochClock clock = new CachedEpochClock();
+        clock.update(1_700_000_000_000L);
+        offHeapStore = OffHeapStore.builder().shards(4).maxMemory(64L << 20).clock(clock).expirySweepInterval(0, TimeUnit.MILLISECONDS)
+            .maxKeyLength(MAX_KEY_LENGTH).maxValueLength(MAX_VALUE_LENGTH).build();
+        server = AgniServer.builder(offHeapStore).port(0).eventLoopThreads(2).clock(clock).build().start();
+        final AgniClient client = AgniClient.builder().host("127.0.0.1").port(server.port()).connections(2).build();
+        return StoreFixture.forStore(client)
+            .fakeClock(clock)
+            .reclaimExpired(offHeapStore::sweepExpired)
+            .limits(MAX_KEY_LENGTH, MAX_VALUE_LENGTH)
+            .build();
+    }
+
+    @AfterEach
+    void stopServerAndStore()
+    {
+        ClientContractTests.closeAll(server, offHeapStore);
+    }
+}
