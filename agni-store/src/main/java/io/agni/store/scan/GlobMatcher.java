@@ -4,12 +4,22 @@ import org.agrona.DirectBuffer;
 
 /**
  * Redis's glob matching ({@code stringmatchlen} in {@code util.c}) over bytes: {@code *}, {@code ?},
- * {@code [abc]}, {@code [^abc]}, {@code [a-z]} and {@code \} to escape. Allocates nothing; recursion depth is
- * bounded by the number of {@code *} in the pattern, and, as Redis does, a failed {@code *} match stops the
- * whole match early so that hostile patterns cannot take exponential time.
+ * {@code [abc]}, {@code [^abc]}, {@code [a-z]} and {@code \} to escape. Allocates nothing. As Redis does, a
+ * failed {@code *} match stops the whole match early, so that hostile patterns cannot take exponential time, and
+ * a pattern that nests more than {@link #MAX_NESTING} {@code *} groups deep matches nothing, so that one cannot
+ * overflow the stack.
  */
 public final class GlobMatcher
 {
+    /**
+     * The deepest {@code *} recursion followed, as Redis's {@code stringmatchlen}: deeper, the match fails.
+     */
+    public static final int MAX_NESTING = 1000;
+
+    private static final int NO_MATCH = 0;
+    private static final int MATCH = 1;
+    private static final int NO_MATCH_SKIP_LONGER = 2;
+
     private GlobMatcher()
     {
     }
@@ -25,14 +35,20 @@ public final class GlobMatcher
      */
     public static boolean matches(final byte[] pattern, final DirectBuffer string, final int offset, final int length)
     {
-        final boolean[] skipLonger = new boolean[1];
-        return match(pattern, 0, string, offset, offset + length, skipLonger);
+        return match(pattern, 0, string, offset, offset + length, 0) == MATCH;
     }
 
-    private static boolean match(
-        final byte[] p, final int pStart, final DirectBuffer s, final int sStart, final int sEnd,
-        final boolean[] skipLonger)
+    /**
+     * @return {@link #MATCH}, {@link #NO_MATCH}, or {@link #NO_MATCH_SKIP_LONGER} when the rest of the pattern
+     * matched nowhere in the rest of the string, so no earlier {@code *} needs to try a longer substring.
+     */
+    private static int match(
+        final byte[] p, final int pStart, final DirectBuffer s, final int sStart, final int sEnd, final int nesting)
     {
+        if (nesting > MAX_NESTING)
+        {
+            return NO_MATCH;
+        }
         int pi = pStart;
         int si = sStart;
         final int pEnd = p.length;
@@ -47,22 +63,18 @@ public final class GlobMatcher
                     }
                     if (pi + 1 == pEnd)
                     {
-                        return true;
+                        return MATCH;
                     }
                     while (si < sEnd)
                     {
-                        if (match(p, pi + 1, s, si, sEnd, skipLonger))
+                        final int rest = match(p, pi + 1, s, si, sEnd, nesting + 1);
+                        if (rest != NO_MATCH)
                         {
-                            return true;
-                        }
-                        if (skipLonger[0])
-                        {
-                            return false;
+                            return rest;
                         }
                         si++;
                     }
-                    skipLonger[0] = true;
-                    return false;
+                    return NO_MATCH_SKIP_LONGER;
                 case '?':
                     si++;
                     break;
@@ -123,7 +135,7 @@ public final class GlobMatcher
                     }
                     if (!found)
                     {
-                        return false;
+                        return NO_MATCH;
                     }
                     si++;
                     break;
@@ -135,14 +147,14 @@ public final class GlobMatcher
                     }
                     if (p[pi] != s.getByte(si))
                     {
-                        return false;
+                        return NO_MATCH;
                     }
                     si++;
                     break;
                 default:
                     if (p[pi] != s.getByte(si))
                     {
-                        return false;
+                        return NO_MATCH;
                     }
                     si++;
                     break;
@@ -153,6 +165,6 @@ public final class GlobMatcher
         {
             pi++;
         }
-        return pi == pEnd && si == sEnd;
+        return pi == pEnd && si == sEnd ? MATCH : NO_MATCH;
     }
 }
