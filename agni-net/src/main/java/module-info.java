@@ -1,6 +1,8 @@
 /**
  * The network adapter: {@link io.agni.net.AgniServer} serves any {@link io.agni.api.AgniStore} over TCP to Redis
- * clients, and {@link io.agni.net.AgniClient} uses any RESP server as an {@link io.agni.api.AgniStore}.
+ * clients, and {@link io.agni.net.AgniClient} uses any RESP server as an {@link io.agni.api.AgniStore}. The
+ * package {@code io.agni.net.launcher} holds the standalone server's command line, packaged as
+ * {@code agni-server.jar}.
  */
 module io.agni.net
 {
@@ -8,6 +10,8 @@ module io.agni.net
     requires transitive io.agni.protocol;
     requires org.agrona;
     requires org.slf4j;
+    // Only the standalone launcher (io.agni.net.launcher, not exported) opens a store; see agni-net's pom.
+    requires static io.agni.store;
 
     exports io.agni.net;
 }

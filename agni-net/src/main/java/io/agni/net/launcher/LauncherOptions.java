@@ -1,0 +1,265 @@
+package io.agni.net.launcher;
+
+import io.agni.net.AgniServerBuilder;
+import io.agni.store.OffHeapStoreBuilder;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The standalone server's command line, parsed: every flag's value checked for form (a number is a number, a size
+ * a size, {@code yes|no} one of those) and left {@code null} when not given, so the builders' defaults apply. Ranges
+ * are the builders' to check (see {@link StandaloneServer#open}).
+ * <p>
+ * Flags are {@code --name value} or {@code --name=value}; each may be given once.
+ */
+final class LauncherOptions
+{
+    static final String PORT = "--port";
+    static final String BIND = "--bind";
+    static final String THREADS = "--threads";
+    static final String SHARDS = "--shards";
+    static final String MAX_MEMORY = "--max-memory";
+    static final String REQUIREPASS = "--requirepass";
+    static final String PROTECTED_MODE = "--protected-mode";
+    static final String MAX_CLIENTS = "--max-clients";
+    static final String TIMEOUT = "--timeout";
+    static final String MAX_QUERY_BUFFER = "--max-query-buffer";
+    static final String MAX_OUTPUT_BUFFER = "--max-output-buffer";
+    static final String HELP = "--help";
+    static final String VERSION = "--version";
+
+    boolean help;
+    boolean version;
+    Integer port;
+    String bind;
+    Integer threads;
+    Integer shards;
+    Long maxMemory;
+    String requirepass;
+    Boolean protectedMode;
+    Integer maxClients;
+    Long timeoutSeconds;
+    Long maxQueryBuffer;
+    Long maxOutputBuffer;
+
+    private LauncherOptions()
+    {
+    }
+
+    /**
+     * @param args the command line.
+     * @return the options; with {@link #help} or {@link #version} set, the rest of the line was not read.
+     * @throws UsageException if a flag is unknown, repeated, or lacks a well-formed value.
+     */
+    static LauncherOptions parse(final String... args) throws UsageException
+    {
+        final LauncherOptions options = new LauncherOptions();
+        final Set<String> seen = new HashSet<>();
+        int i = 0;
+        while (i < args.length)
+        {
+            final String arg = args[i++];
+            if (HELP.equals(arg) || "-h".equals(arg))
+            {
+                options.help = true;
+                return options;
+            }
+            if (VERSION.equals(arg))
+            {
+                options.version = true;
+                return options;
+            }
+            final int equals = arg.indexOf('=');
+            final String name = arg.startsWith("--") && equals > 0 ? arg.substring(0, equals) : arg;
+            if (!isFlag(name))
+            {
+                throw new UsageException(
+                    arg.startsWith("-") ? "unknown option: " + name : "unexpected argument: " + arg);
+            }
+            if (!seen.add(name))
+            {
+                throw new UsageException(name + " given more than once");
+            }
+            final String value;
+            if (equals > 0 && arg.startsWith("--"))
+            {
+                value = arg.substring(equals + 1);
+            }
+            else if (i < args.length)
+            {
+                value = args[i++];
+            }
+            else
+            {
+                throw new UsageException(name + " needs a value");
+            }
+            options.set(name, value);
+        }
+        return options;
+    }
+
+    private static boolean isFlag(final String name)
+    {
+        switch (name)
+        {
+            case PORT:
+            case BIND:
+            case THREADS:
+            case SHARDS:
+            case MAX_MEMORY:
+            case REQUIREPASS:
+            case PROTECTED_MODE:
+            case MAX_CLIENTS:
+            case TIMEOUT:
+            case MAX_QUERY_BUFFER:
+            case MAX_OUTPUT_BUFFER:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private void set(final String name, final String value) throws UsageException
+    {
+        switch (name)
+        {
+            case PORT:
+                port = parseInt(name, value);
+                break;
+            case BIND:
+                bind = requireNonEmpty(name, value);
+                break;
+            case THREADS:
+                threads = parseInt(name, value);
+                break;
+            case SHARDS:
+                shards = parseInt(name, value);
+                break;
+            case MAX_MEMORY:
+                maxMemory = parseSize(name, value);
+                break;
+            case REQUIREPASS:
+                requirepass = value;
+                break;
+            case PROTECTED_MODE:
+                protectedMode = parseYesNo(name, value);
+                break;
+            case MAX_CLIENTS:
+                maxClients = parseInt(name, value);
+                break;
+            case TIMEOUT:
+                timeoutSeconds = parseLong(name, value);
+                break;
+            case MAX_QUERY_BUFFER:
+                maxQueryBuffer = parseSize(name, value);
+                break;
+            case MAX_OUTPUT_BUFFER:
+                maxOutputBuffer = parseSize(name, value);
+                break;
+            default:
+                throw new IllegalStateException("flag without a setter: " + name);
+        }
+    }
+
+    private static String requireNonEmpty(final String name, final String value) throws UsageException
+    {
+        if (value.isEmpty())
+        {
+            throw new UsageException(name + " needs a value");
+        }
+        return value;
+    }
+
+    private static int parseInt(final String name, final String value) throws UsageException
+    {
+        try
+        {
+            return Integer.parseInt(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(name + " must be an integer: " + name + "=" + value);
+        }
+    }
+
+    private static long parseLong(final String name, final String value) throws UsageException
+    {
+        try
+        {
+            return Long.parseLong(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new UsageException(name + " must be an integer: " + name + "=" + value);
+        }
+    }
+
+    private static long parseSize(final String name, final String value) throws UsageException
+    {
+        try
+        {
+            return MemorySize.parse(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(name + " must be a size, " + ex.getMessage() + ": " + name + "=" + value);
+        }
+    }
+
+    private static boolean parseYesNo(final String name, final String value) throws UsageException
+    {
+        if ("yes".equalsIgnoreCase(value))
+        {
+            return true;
+        }
+        if ("no".equalsIgnoreCase(value))
+        {
+            return false;
+        }
+        throw new UsageException(name + " must be yes or no: " + name + "=" + value);
+    }
+
+    /**
+     * @return the help text, every flag with its default.
+     */
+    static String usage()
+    {
+        final String n = System.lineSeparator();
+        return "Usage: java -jar agni-server.jar [options]" + n +
+            n +
+            "Serves an in-process agni store over TCP to any Redis client (RESP2, strings and keys commands)." + n +
+            n +
+            "Options (--name value or --name=value):" + n +
+            option("--port N", "TCP port, 0 for any free one (default " + AgniServerBuilder.PORT_DEFAULT + ")") +
+            option("--bind ADDRESS", "address to listen on (default " + AgniServerBuilder.BIND_ADDRESS_DEFAULT +
+                "; 0.0.0.0: every IPv4 interface)") +
+            option("--threads N", "event-loop threads (default: the processors, here " +
+                AgniServerBuilder.defaultEventLoopThreads() + ")") +
+            option("--shards N", "store shards, a power of two (default: 4 x processors, rounded up to a") +
+            option("", "power of two, at most 256; here " + OffHeapStoreBuilder.defaultShards() + ")") +
+            option("--max-memory SIZE", "the store's off-heap budget (default: the JVM's maximum heap size,") +
+            option("", "which is also its default direct-memory limit)") +
+            option("--requirepass PASSWORD", "password clients must give with AUTH (default: none)") +
+            option("--protected-mode yes|no", "with no password and a non-loopback --bind, refuse clients") +
+            option("", "from other hosts (default yes)") +
+            option("--max-clients N", "most clients connected at once (default " +
+                AgniServerBuilder.MAX_CLIENTS_DEFAULT + ")") +
+            option("--timeout SECONDS", "close a client idle this long, 0 for never (default 0)") +
+            option("--max-query-buffer SIZE", "most bytes of one client's pending command (default " +
+                MemorySize.format(AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT) + ")") +
+            option("--max-output-buffer SIZE", "most bytes of replies waiting for one client (default " +
+                MemorySize.format(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT) + ")") +
+            option("--version", "print the version and exit") +
+            option("--help, -h", "print this help and exit") +
+            n +
+            "SIZE is bytes, or a number and a unit as in Redis: k=1000, kb=1024, m, mb, g, gb (100mb, 1gb)." + n +
+            "SIGTERM or Ctrl-C stops accepting, flushes replies already computed, then closes the store." + n +
+            "Logs go to stderr; -Dorg.slf4j.simpleLogger.defaultLogLevel=debug also logs every connection." + n;
+    }
+
+    private static String option(final String name, final String description)
+    {
+        return String.format("  %-25s %s%n", name, description);
+    }
+}

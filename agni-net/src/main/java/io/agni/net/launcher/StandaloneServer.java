@@ -1,0 +1,161 @@
+package io.agni.net.launcher;
+
+import io.agni.net.AgniServer;
+import io.agni.net.AgniServerBuilder;
+import io.agni.store.OffHeapStore;
+import io.agni.store.OffHeapStoreBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * What the launcher runs: one {@link OffHeapStore} served by one {@link AgniServer}, opened from the command line
+ * and closed in that order reversed: the server first (it stops accepting and flushes replies already computed), so
+ * no command can reach the store while it closes.
+ */
+final class StandaloneServer implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(StandaloneServer.class);
+
+    private final OffHeapStore store;
+    private final AgniServer server;
+    private final int shards;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private StandaloneServer(final OffHeapStore store, final AgniServer server, final int shards)
+    {
+        this.store = store;
+        this.server = server;
+        this.shards = shards;
+    }
+
+    /**
+     * Opens the store, configures the server and starts it.
+     *
+     * @param options the parsed command line.
+     * @return the running server; the caller closes it.
+     * @throws UsageException                 if a value is out of range or settings conflict.
+     * @throws java.io.UncheckedIOException   if the address cannot be bound.
+     * @throws IllegalStateException          if the JVM lacks the flag Agrona needs.
+     */
+    static StandaloneServer open(final LauncherOptions options) throws UsageException
+    {
+        final OffHeapStoreBuilder storeBuilder = OffHeapStore.builder();
+        final int shards = options.shards != null ? options.shards : OffHeapStoreBuilder.defaultShards();
+        storeBuilder.shards(shards);
+        if (options.maxMemory != null)
+        {
+            storeBuilder.maxMemory(options.maxMemory);
+        }
+        final OffHeapStore store;
+        try
+        {
+            store = storeBuilder.build();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(
+                LauncherOptions.SHARDS + "/" + LauncherOptions.MAX_MEMORY + ": " + ex.getMessage());
+        }
+        try
+        {
+            final AgniServer server = configure(AgniServer.builder(store), options).build().start();
+            final StandaloneServer standalone = new StandaloneServer(store, server, shards);
+            standalone.logReady(options);
+            return standalone;
+        }
+        catch (final UsageException | RuntimeException ex)
+        {
+            store.close();
+            throw ex;
+        }
+    }
+
+    private static AgniServerBuilder configure(final AgniServerBuilder builder, final LauncherOptions options)
+        throws UsageException
+    {
+        apply(LauncherOptions.PORT, options.port, builder::port);
+        apply(LauncherOptions.BIND, options.bind, builder::bindAddress);
+        apply(LauncherOptions.THREADS, options.threads, builder::eventLoopThreads);
+        apply(LauncherOptions.MAX_CLIENTS, options.maxClients, builder::maxClients);
+        apply(LauncherOptions.TIMEOUT, options.timeoutSeconds,
+            seconds -> builder.idleTimeout(seconds, TimeUnit.SECONDS));
+        apply(LauncherOptions.MAX_QUERY_BUFFER, options.maxQueryBuffer, builder::maxQueryBuffer);
+        apply(LauncherOptions.MAX_OUTPUT_BUFFER, options.maxOutputBuffer, builder::maxOutputBuffer);
+        apply(LauncherOptions.PROTECTED_MODE, options.protectedMode, builder::protectedMode);
+        apply(LauncherOptions.REQUIREPASS, options.requirepass, builder::password);
+        return builder;
+    }
+
+    private static <T> void apply(final String flag, final T value, final Consumer<T> setter) throws UsageException
+    {
+        if (value == null)
+        {
+            return;
+        }
+        try
+        {
+            setter.accept(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new UsageException(flag + ": " + ex.getMessage());
+        }
+    }
+
+    private void logReady(final LauncherOptions options)
+    {
+        final long budget = store.stats().budgetBytes();
+        LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, pid {}",
+            ServerMain.version(), server.localAddress().getAddress().getHostAddress(), server.port(), shards, budget,
+            ProcessHandle.current().pid());
+        if (options.maxMemory != null && budget > Runtime.getRuntime().maxMemory())
+        {
+            LOG.warn("the store's budget ({} bytes) is above the JVM's maximum heap size ({} bytes), which is also " +
+                "its default direct-memory limit: unless -XX:MaxDirectMemorySize is set above the budget, writes " +
+                "are refused with OOM before the budget is full", budget, Runtime.getRuntime().maxMemory());
+        }
+    }
+
+    /**
+     * @return the address the server listens on.
+     */
+    InetSocketAddress localAddress()
+    {
+        return server.localAddress();
+    }
+
+    /**
+     * @return the store being served.
+     */
+    OffHeapStore store()
+    {
+        return store;
+    }
+
+    /**
+     * Closes the server, then the store. Idempotent; any thread, a shutdown hook's included.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        LOG.info("agni-server shutting down: closing the server on port {}", server.port());
+        try
+        {
+            server.close();
+        }
+        finally
+        {
+            store.close();
+        }
+        LOG.info("agni-server stopped");
+    }
+}
