@@ -240,6 +240,10 @@ final class RedisServerProcess implements AutoCloseable
             "redis-server did not answer PING on port " + port + " within " + READY_TIMEOUT_MS + " ms:\n" + read(log));
     }
 
+    /**
+     * Whether the server answers {@code PING}: {@code +PONG}, or {@code -NOAUTH} when it was started with a
+     * password, both mean it is ready.
+     */
     private boolean answersPing()
     {
         try (Socket socket = new Socket())
@@ -249,18 +253,13 @@ final class RedisServerProcess implements AutoCloseable
             final OutputStream out = socket.getOutputStream();
             out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             final InputStream in = socket.getInputStream();
-            final byte[] reply = new byte[7];
-            int read = 0;
-            while (read < reply.length)
+            final StringBuilder line = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0 && b != '\r' && line.length() < 256)
             {
-                final int n = in.read(reply, read, reply.length - read);
-                if (n < 0)
-                {
-                    return false;
-                }
-                read += n;
+                line.append((char)b);
             }
-            return "+PONG\r\n".equals(new String(reply, StandardCharsets.US_ASCII));
+            return "+PONG".equals(line.toString()) || line.toString().startsWith("-NOAUTH");
         }
         catch (final IOException ex)
         {
