@@ -87,7 +87,9 @@ import static io.agni.net.ClientKeywords.STRLEN;
  * {@link io.agni.api.CapacityExceededException}, and so on); an error with no such counterpart is an
  * {@link io.agni.api.AgniException} carrying the server's text. A failure of the connection itself (unreachable
  * server, I/O error, read timeout, a reply that is not RESP) is a {@link ClientConnectionException}, after which the
- * outcome of a write is unknown: the client does not retry.
+ * outcome of a write is unknown: the client does not retry. Connections the server closed while they sat idle
+ * (a restart, an idle timeout) are found broken at the next use of one: that call fails, the idle connections
+ * are dropped with it, and the next call opens a new connection.
  *
  * <h2>Threads</h2>
  * Thread-safe. Calls borrow a connection from a small pool of blocking connections for their one round trip and

@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * One lock guards the idle stack and the counts. Connections are opened and closed outside it, so a slow connect
  * does not hold up threads returning connections. Idle connections are reused last-in first-out, keeping the
  * fewest sockets warm. A connection returned {@link ClientConnection#isBroken() broken} is dropped and its slot
- * freed for a new one, opened on demand.
+ * freed for a new one, opened on demand; the idle connections are dropped with it, since what broke one (most
+ * often a server restart) has most likely broken them too, and each would otherwise fail one more call.
  *
  * <h2>Closing</h2>
  * {@link #close()} refuses new loans at once (waiting callers wake and get {@link StoreClosedException}), waits
@@ -108,13 +109,15 @@ final class ClientConnectionPool implements AutoCloseable
     }
 
     /**
-     * Gives a connection back: kept for reuse if it is healthy and the pool open, else closed. Any thread.
+     * Gives a connection back: kept for reuse if it is healthy and the pool open, else closed, and if it broke, the
+     * idle connections are closed too. Any thread.
      *
      * @param connection a connection from {@link #acquire()}, given back once.
      */
     void release(final ClientConnection connection)
     {
         final boolean keep;
+        List<ClientConnection> stale = null;
         lock.lock();
         try
         {
@@ -127,8 +130,14 @@ final class ClientConnectionPool implements AutoCloseable
             else
             {
                 open--;
+                if (connection.isBroken() && !idle.isEmpty())
+                {
+                    stale = new ArrayList<>(idle);
+                    open -= idle.size();
+                    idle.clear();
+                }
             }
-            available.signal();
+            available.signalAll();
             if (onLoan == 0)
             {
                 returned.signalAll();
@@ -141,6 +150,10 @@ final class ClientConnectionPool implements AutoCloseable
         if (!keep)
         {
             connection.disconnect();
+        }
+        if (stale != null)
+        {
+            stale.forEach(ClientConnection::disconnect);
         }
     }
 

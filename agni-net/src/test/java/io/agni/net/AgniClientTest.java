@@ -200,6 +200,49 @@ class AgniClientTest
     }
 
     @Test
+    @Timeout(30)
+    void afterTheServerDropsEveryConnectionOnlyOneCallFails() throws Exception
+    {
+        final CountDownLatch threeInFlight = new CountDownLatch(3);
+        final ClientTestServer.Responder holdUntilThree = ClientTestServer.pongThen((connection, command) ->
+        {
+            threeInFlight.countDown();
+            await(threeInFlight);
+            return ":1\r\n";
+        });
+        try (ClientTestServer server = new ClientTestServer(holdUntilThree);
+            AgniClient client = clientOf(server).connections(3).build())
+        {
+            final ExecutorService executor = Executors.newFixedThreadPool(3);
+            try
+            {
+                final List<Future<Boolean>> calls = new java.util.ArrayList<>();
+                for (int i = 0; i < 3; i++)
+                {
+                    calls.add(executor.submit(() -> client.exists(bytes("k"))));
+                }
+                for (final Future<Boolean> call : calls)
+                {
+                    assertTrue(call.get(10, TimeUnit.SECONDS));
+                }
+            }
+            finally
+            {
+                executor.shutdownNow();
+            }
+            assertEquals(3, client.openConnections());
+
+            server.dropAllConnections();
+
+            assertThrows(ClientConnectionException.class, () -> client.exists(bytes("k")));
+            assertEquals(0, client.openConnections(), "the idle connections went with the broken one");
+            assertTrue(client.exists(bytes("k")));
+            assertTrue(client.exists(bytes("k")));
+            assertEquals(4, server.accepted());
+        }
+    }
+
+    @Test
     void aReplyThatIsNotRespIsAProtocolErrorAndDropsTheConnection() throws IOException
     {
         final ClientTestServer.Responder garbage =

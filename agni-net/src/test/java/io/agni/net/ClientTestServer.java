@@ -86,6 +86,18 @@ final class ClientTestServer implements AutoCloseable
         return accepted.get();
     }
 
+    /**
+     * Closes every accepted connection but keeps listening, as a server restart looks to a client's idle
+     * connections.
+     */
+    void dropAllConnections() throws IOException
+    {
+        for (final Socket socket : sockets)
+        {
+            socket.close();
+        }
+    }
+
     @Override
     public void close() throws IOException
     {
