@@ -6,12 +6,10 @@ import io.agni.protocol.RespWriter;
 import io.agni.protocol.command.CommandProcessor;
 import io.agni.protocol.command.Outcome;
 import io.agni.protocol.command.Session;
-import org.agrona.BufferUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -21,7 +19,7 @@ import java.nio.channels.SocketChannel;
  *
  * <h2>One readiness event</h2>
  * One read into the {@link QueryBuffer}; the decoder hands over every complete command; each is executed at once
- * and its reply appended to the connection's {@link RespWriter}; then one write of all the replies. Pipelined
+ * and its reply appended to the connection's {@link ReplyBuffer}; then one write of all the replies. Pipelined
  * requests therefore cost one read and one write. If the write is partial the connection stops reading
  * ({@code OP_WRITE} only) until its replies are drained: a client that does not read cannot make the server
  * execute more of its commands. Nothing here allocates per command.
@@ -64,14 +62,6 @@ final class Connection implements RespDecoder.Listener
      */
     static final long LINGER_MS = 2_000;
 
-    /**
-     * The reply buffer a connection starts with; one that grew past {@link #OUTPUT_SHRINK_THRESHOLD} is replaced
-     * by a new one of this size once drained and idle.
-     */
-    static final int OUTPUT_INITIAL_CAPACITY = 16 * 1024;
-
-    static final int OUTPUT_SHRINK_THRESHOLD = 1024 * 1024;
-
     private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
 
     private static final int OPEN = 0;
@@ -86,16 +76,15 @@ final class Connection implements RespDecoder.Listener
     private final CommandProcessor processor;
     private final RespDecoder decoder;
     private final QueryBuffer in;
+    private final ReplyBuffer out = new ReplyBuffer();
     private final int maxQueryBuffer;
     private final int maxOutputBuffer;
     private final int flushThreshold;
     private final boolean passwordRequired;
     private final long idleTimeoutMs;
-    private RespWriter out = new RespWriter(OUTPUT_INITIAL_CAPACITY);
     private SelectionKey key;
     private int interestOps;
     private int state = OPEN;
-    private int written;
     private boolean decoderAuthenticated;
     private boolean shuttingDown;
     private String disconnectReason;
@@ -146,7 +135,7 @@ final class Connection implements RespDecoder.Listener
         key = channel.register(selector, interestOps, this);
         if (denied)
         {
-            out.raw(ServerReplies.DENIED_BUFFER);
+            out.writer().raw(ServerReplies.DENIED_BUFFER);
             state = CLOSING;
             afterBatch(nowMs);
         }
@@ -221,16 +210,17 @@ final class Connection implements RespDecoder.Listener
             return false;
         }
         commandsInBatch++;
-        final int mark = out.position();
+        final RespWriter writer = out.writer();
+        final int mark = writer.position();
         Outcome outcome;
         try
         {
-            outcome = processor.execute(session, args, out);
+            outcome = processor.execute(session, args, writer);
         }
         catch (final RuntimeException ex)
         {
-            out.position(mark);
-            out.error(ServerReplies.INTERNAL_ERROR);
+            writer.position(mark);
+            writer.error(ServerReplies.INTERNAL_ERROR);
             server.internalErrorWarnings.warn("command failed for client {}: {}", session.remoteAddress(), ex);
             outcome = Outcome.CONTINUE;
         }
@@ -253,7 +243,7 @@ final class Connection implements RespDecoder.Listener
         server.protocolErrors.incrementAndGet();
         server.protocolErrorWarnings.warn(
             "protocol error from client {}: {}", session.remoteAddress(), RateLimitedWarnings.printable(message));
-        out.error("ERR " + message);
+        out.writer().error("ERR " + message);
         state = CLOSING;
     }
 
@@ -276,10 +266,10 @@ final class Connection implements RespDecoder.Listener
             close(DisconnectReason.IDLE_TIMEOUT);
             return;
         }
-        if (!readSinceTick && state == OPEN && written == out.position())
+        if (!readSinceTick && state == OPEN && out.pending() == 0)
         {
             in.shrink();
-            shrinkOutput();
+            out.shrink();
         }
         readSinceTick = false;
     }
@@ -336,7 +326,7 @@ final class Connection implements RespDecoder.Listener
             LOG.debug("closing client {} failed", session.remoteAddress(), ex);
         }
         in.free();
-        BufferUtil.free(out.buffer().byteBuffer());
+        out.free();
         server.remove(session);
         server.releaseClient();
         loop.removed(this);
@@ -345,7 +335,7 @@ final class Connection implements RespDecoder.Listener
 
     private boolean checkOutput()
     {
-        final int pending = out.position() - written;
+        final int pending = out.pending();
         if (pending > maxOutputBuffer)
         {
             disconnectReason = DisconnectReason.OUTPUT_BUFFER_LIMIT;
@@ -355,10 +345,9 @@ final class Connection implements RespDecoder.Listener
         {
             try
             {
-                if (!flush(System.nanoTime() / 1_000_000) && written > 0)
+                if (!flush(System.nanoTime() / 1_000_000))
                 {
-                    out.compact(written);
-                    written = 0;
+                    out.compact();
                 }
             }
             catch (final IOException ex)
@@ -372,7 +361,7 @@ final class Connection implements RespDecoder.Listener
 
     private void afterBatch(final long nowMs) throws IOException
     {
-        server.recordOutputBuffer(out.buffer().capacity());
+        server.recordOutputBuffer(out.capacity());
         if (flush(nowMs))
         {
             afterDrained(nowMs);
@@ -409,26 +398,11 @@ final class Connection implements RespDecoder.Listener
      */
     private boolean flush(final long nowMs) throws IOException
     {
-        final int end = out.position();
-        if (written == end)
+        if (out.writeTo(channel) > 0)
         {
-            return true;
-        }
-        final ByteBuffer byteBuffer = out.buffer().byteBuffer();
-        byteBuffer.limit(end).position(written);
-        final int sent = channel.write(byteBuffer);
-        if (sent > 0)
-        {
-            written += sent;
             lastActivityMs = nowMs;
         }
-        if (written == end)
-        {
-            out.reset();
-            written = 0;
-            return true;
-        }
-        return false;
+        return out.pending() == 0;
     }
 
     private void linger(final long nowMs) throws IOException
@@ -467,16 +441,6 @@ final class Connection implements RespDecoder.Listener
                 maxQueryBuffer);
         }
         close(reason);
-    }
-
-    private void shrinkOutput()
-    {
-        if (out.buffer().capacity() > OUTPUT_SHRINK_THRESHOLD && out.position() == 0)
-        {
-            final RespWriter old = out;
-            out = new RespWriter(OUTPUT_INITIAL_CAPACITY);
-            BufferUtil.free(old.buffer().byteBuffer());
-        }
     }
 
     private void interest(final int ops)
