@@ -326,7 +326,8 @@ public final class AgniServerBuilder
     {
         if (value < min || value > max)
         {
-            throw new IllegalArgumentException(name + " must be from " + min + " to " + max + ": " + name + "=" + value);
+            throw new IllegalArgumentException(
+                name + " must be from " + min + " to " + max + ": " + name + "=" + value);
         }
     }
 }

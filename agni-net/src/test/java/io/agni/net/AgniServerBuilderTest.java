@@ -55,7 +55,8 @@ class AgniServerBuilderTest
     void refusesNegativeTimeouts()
     {
         assertRefused(
-            "idleTimeout must not be negative: idleTimeout=-1 SECONDS", () -> builder.idleTimeout(-1, TimeUnit.SECONDS));
+            "idleTimeout must not be negative: idleTimeout=-1 SECONDS",
+            () -> builder.idleTimeout(-1, TimeUnit.SECONDS));
         assertRefused(
             "shutdownTimeout must not be negative: shutdownTimeout=-5 MILLISECONDS",
             () -> builder.shutdownTimeout(-5, TimeUnit.MILLISECONDS));

@@ -251,7 +251,7 @@ class AgniServerTest
     @Test
     void closesAClientIdleForTheTimeoutAndKeepsABusyOne() throws IOException
     {
-        final AgniServer server = start(serverOn(store).idleTimeout(300, TimeUnit.MILLISECONDS));
+        final AgniServer server = start(serverOn(store).idleTimeout(1, TimeUnit.SECONDS));
         final RawRespConnection idle = connect(server);
         final RawRespConnection busy = connect(server);
         assertEquals("+PONG", idle.call("PING"));

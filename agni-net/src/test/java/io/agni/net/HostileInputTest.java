@@ -175,7 +175,7 @@ class HostileInputTest
     @Test
     void aSlowSenderIsClosedByTheIdleTimeoutWhileOthersAreServed() throws IOException
     {
-        startServer(serverOn(store).idleTimeout(500, TimeUnit.MILLISECONDS));
+        startServer(serverOn(store).idleTimeout(1, TimeUnit.SECONDS));
         final RawRespConnection slow = connect();
         final byte[] command = RawRespConnection.encode("SET", "slow", "v".repeat(200));
 
