@@ -33,8 +33,9 @@ import java.util.List;
  * Every method may be called from any thread. Every operation on a single key is atomic and linearizable: the
  * read-modify-write operations ({@code getAndSet}, {@code incrementBy}, {@code append}, ...) happen as one step,
  * never as a read followed by a write. {@link #setAll} is atomic with respect to readers of its keys,
- * {@link #rename} moves an entry between its two keys as one step, and {@link #getAll} reads its keys at one instant. {@link #size()}, {@link #stats()} and {@link #clear()} are not
- * atomic with respect to concurrent writes.
+ * {@link #rename} moves an entry between its two keys as one step, and {@link #getAll} reads its keys at one instant.
+ * {@link #size()}, {@link #randomKey()}, {@link #stats()} and {@link #clear()} are not atomic with respect to
+ * concurrent writes.
  *
  * <h2>Lifecycle</h2>
  * {@link #close()} waits for operations in flight, releases all memory, and makes every later call throw
@@ -497,9 +498,10 @@ public interface AgniStore extends AutoCloseable
      * @param value  the bytes to write, possibly empty.
      * @return the value's length after the write, {@code 0} if the key is absent and {@code value} empty.
      * @throws IllegalArgumentException   if {@code offset} is negative.
-     * @throws EntryTooLargeException     if the key is longer than its limit, or {@code offset + value.length}
-     *                                    exceeds the value limit (checked before anything is read or reserved,
-     *                                    even when the value would be unchanged); nothing changed.
+     * @throws EntryTooLargeException     if the key is longer than its limit, or {@code value} is not empty and
+     *                                    {@code offset + value.length} exceeds the value limit (checked before
+     *                                    anything is read or reserved; an empty value writes nothing, so its offset
+     *                                    is not checked, as in Redis); nothing changed.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
@@ -516,9 +518,9 @@ public interface AgniStore extends AutoCloseable
      * @param valueOffset where they start.
      * @param valueLength how many, possibly {@code 0}.
      * @return the value's length after the write, {@code 0} if the key is absent and {@code valueLength} is 0.
-     * @throws IllegalArgumentException   if {@code offset} is negative.
-     * @throws EntryTooLargeException     if the key is longer than its limit, or {@code offset + valueLength}
-     *                                    exceeds the value limit; nothing changed.
+     * @throws IllegalArgumentException   if {@code offset} or {@code valueLength} is negative.
+     * @throws EntryTooLargeException     if the key is longer than its limit, or {@code valueLength} is not 0 and
+     *                                    {@code offset + valueLength} exceeds the value limit; nothing changed.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
@@ -584,8 +586,7 @@ public interface AgniStore extends AutoCloseable
      * @throws EntryTooLargeException     if the key is longer than the limit, or the text longer than the value
      *                                    limit.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
-     * @throws IndexOutOfBoundsException  if {@code dst} cannot hold the text and cannot grow; the value is then
-     *                                    already stored.
+     * @throws IndexOutOfBoundsException  if {@code dst} cannot hold the text and cannot grow; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
     int incrementByFloat(
@@ -663,10 +664,11 @@ public interface AgniStore extends AutoCloseable
     /**
      * Some live key, chosen at random (Redis's {@code RANDOMKEY}). Expected to cost a few probes, not a scan of the
      * store; not uniform: keys in sparser shards or after longer runs of empty slots are more likely. Expired
-     * entries are never returned.
+     * entries are never returned. Not atomic with respect to concurrent writes: while keys are being added it may
+     * return {@code null}.
      *
-     * @return a copy of a key that is present and not expired at the instant it is read, or {@code null} if there
-     * is none.
+     * @return a copy of a key that is present and not expired at the instant it is read, or {@code null} if none
+     * was found (with no concurrent writes: if there is none).
      * @throws StoreClosedException if the store is closed.
      */
     byte[] randomKey();

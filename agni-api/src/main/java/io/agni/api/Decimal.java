@@ -237,7 +237,8 @@ public final class Decimal
         return b >= '0' && b <= '9';
     }
 
-    private static boolean equalsIgnoreCase(final DirectBuffer buffer, final int start, final int end, final String word)
+    private static boolean equalsIgnoreCase(
+        final DirectBuffer buffer, final int start, final int end, final String word)
     {
         if (end - start != word.length())
         {
