@@ -28,6 +28,22 @@ class ArgumentCheckTest
     }
 
     @Test
+    void negativeSetRangeOffsetIsRefusedAsAnIllegalArgument()
+    {
+        try (OffHeapStore store = TestStores.builder(2, TestStores.clock()).build())
+        {
+            final UnsafeBuffer key = new UnsafeBuffer(new byte[8]);
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                () -> store.setRange(key, 0, 8, -3, key, 0, 1));
+
+            assertEquals("negative offset: -3", ex.getMessage());
+            assertEquals("negative value length: -1", assertThrows(IllegalArgumentException.class,
+                () -> store.setRange(key, 0, 8, 0, key, 0, -1)).getMessage());
+            assertEquals(0, store.size());
+        }
+    }
+
+    @Test
     void negativeValueLengthIsRefusedAsAnIllegalArgument()
     {
         try (OffHeapStore store = TestStores.builder(2, TestStores.clock()).build())

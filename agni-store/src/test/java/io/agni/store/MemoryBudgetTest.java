@@ -3,6 +3,7 @@ package io.agni.store;
 import io.agni.api.CapacityExceededException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
+import io.agni.api.RenameResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
 import org.junit.jupiter.api.AfterEach;
@@ -140,6 +141,75 @@ class MemoryBudgetTest
 
         assertArrayEquals(value(3, 0), store.get(key(3)));
         assertEquals(at, store.expireTimeMillis(key(3)));
+        store.verifyIntegrity();
+    }
+
+    @Test
+    void aRefusedSetRangeKeepsTheOldValueAndExpiry()
+    {
+        final long at = TestStores.START_MS + 60_000;
+        store.expire(key(3), at, ExpireCondition.ALWAYS);
+        final long rejected = store.stats().rejectedWrites();
+
+        assertThrows(CapacityExceededException.class, () -> store.setRange(key(3), 0, new byte[60 * 1024]));
+        assertThrows(CapacityExceededException.class, () -> store.setRange(key(3), 60 * 1024, bytes("x")));
+        assertThrows(CapacityExceededException.class, () -> store.setRange(key(MAX_ENTRIES), 60 * 1024, bytes("x")));
+
+        assertArrayEquals(value(3, 0), store.get(key(3)));
+        assertEquals(at, store.expireTimeMillis(key(3)));
+        assertFalse(store.exists(key(MAX_ENTRIES)));
+        assertEquals(rejected + 3, store.stats().rejectedWrites());
+        store.verifyIntegrity();
+    }
+
+    @Test
+    void setRangeInsideTheValueKeepsWorkingAtTheLimit()
+    {
+        for (int i = 0; i < accepted; i++)
+        {
+            assertEquals(VALUE_SIZE, store.setRange(key(i), VALUE_SIZE - 4, bytes("tail")));
+        }
+
+        for (int i = 0; i < accepted; i++)
+        {
+            final byte[] expected = value(i, 0);
+            System.arraycopy(bytes("tail"), 0, expected, VALUE_SIZE - 4, 4);
+            assertArrayEquals(expected, store.get(key(i)), "key " + i);
+        }
+        store.verifyIntegrity();
+    }
+
+    @Test
+    void aRenameThatDoesNotFitChangesNothingAndFitsOnceThereIsRoom()
+    {
+        // one shard: space freed by deletes in other shards stays with them (as their spare and head segments)
+        store.close();
+        store = TestStores.builder(1, TestStores.clock()).maxMemory(BUDGET)
+            .maxKeyLength(1024).maxValueLength(64 * 1024).build();
+        refusals = 0;
+        final long at = TestStores.START_MS + 60_000;
+        final byte[] big = new byte[40 * 1024];
+        big[123] = 7;
+        store.set(bytes("big"), big, SetCondition.ALWAYS, ExpiryMode.AT, at);
+        final int small = fill(0);
+        final long rejected = store.stats().rejectedWrites();
+
+        assertThrows(CapacityExceededException.class, () -> store.rename(bytes("big"), bytes("moved"), true));
+
+        assertArrayEquals(big, store.get(bytes("big")));
+        assertEquals(at, store.expireTimeMillis(bytes("big")));
+        assertFalse(store.exists(bytes("moved")));
+        assertEquals(small + 1, store.size());
+        assertEquals(rejected + 1, store.stats().rejectedWrites());
+        store.verifyIntegrity();
+
+        for (int i = 0; i < small; i++)
+        {
+            store.delete(key(i));
+        }
+        assertEquals(RenameResult.RENAMED, store.rename(bytes("big"), bytes("moved"), true));
+        assertArrayEquals(big, store.get(bytes("moved")));
+        assertEquals(at, store.expireTimeMillis(bytes("moved")));
         store.verifyIntegrity();
     }
 

@@ -1,16 +1,24 @@
 package io.agni.store;
 
 import io.agni.api.AgniStore;
+import io.agni.api.Decimal;
 import io.agni.api.EntryTooLargeException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
+import io.agni.api.FloatOverflowException;
 import io.agni.api.IntegerOverflowException;
 import io.agni.api.NotAnIntegerException;
+import io.agni.api.RenameResult;
 import io.agni.api.SetCondition;
 import io.agni.testsupport.ByteArrayKey;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,6 +242,84 @@ final class StoreModel
         }
         map.put(key, new Entry(entry.value, -1));
         return true;
+    }
+
+    int valueLength(final ByteArrayKey key)
+    {
+        final Entry entry = live(key);
+        return entry == null ? AgniStore.NOT_FOUND : entry.value.length;
+    }
+
+    byte[] getRange(final ByteArrayKey key, final long start, final long end)
+    {
+        final Entry entry = live(key);
+        final long length = entry == null ? 0 : entry.value.length;
+        if (length == 0 || start < 0 && end < 0 && start > end)
+        {
+            return new byte[0];
+        }
+        final long first = Math.max(0, start < 0 ? length + start : start);
+        final long last = Math.min(length - 1, Math.max(0, end < 0 ? length + end : end));
+        return first > last ? new byte[0] : Arrays.copyOfRange(entry.value, (int)first, (int)last + 1);
+    }
+
+    long setRange(final ByteArrayKey key, final long offset, final byte[] value)
+    {
+        final Entry entry = live(key);
+        if (value.length == 0)
+        {
+            return entry == null ? 0 : entry.value.length;
+        }
+        checkValue(offset > Long.MAX_VALUE - value.length ? Long.MAX_VALUE : offset + value.length);
+        final byte[] old = entry == null ? new byte[0] : entry.value;
+        final byte[] updated = Arrays.copyOf(old, Math.max(old.length, (int)offset + value.length));
+        System.arraycopy(value, 0, updated, (int)offset, value.length);
+        map.put(key, new Entry(updated, entry == null ? -1 : entry.expireAt));
+        return updated.length;
+    }
+
+    RenameResult rename(final ByteArrayKey key, final ByteArrayKey newKey, final boolean replace)
+    {
+        final Entry entry = live(key);
+        if (entry == null)
+        {
+            return RenameResult.NO_SUCH_KEY;
+        }
+        if (key.equals(newKey))
+        {
+            return replace ? RenameResult.RENAMED : RenameResult.TARGET_EXISTS;
+        }
+        if (!replace && live(newKey) != null)
+        {
+            return RenameResult.TARGET_EXISTS;
+        }
+        map.remove(key);
+        map.put(newKey, entry);
+        return RenameResult.RENAMED;
+    }
+
+    /**
+     * INCRBYFLOAT on the model: the number read by the API's grammar, the arithmetic and the text written here.
+     */
+    byte[] incrementByFloat(final ByteArrayKey key, final double delta)
+    {
+        final Entry entry = live(key);
+        final BigDecimal old = entry == null ? BigDecimal.ZERO :
+            Decimal.parse(new UnsafeBuffer(entry.value), 0, entry.value.length);
+        if (Double.isNaN(delta) || Double.isInfinite(delta))
+        {
+            throw new FloatOverflowException();
+        }
+        final BigDecimal sum = old.add(new BigDecimal(Double.toString(delta)))
+            .round(new MathContext(17, RoundingMode.HALF_EVEN));
+        if (sum.abs().compareTo(new BigDecimal(Double.MAX_VALUE)) > 0)
+        {
+            throw new FloatOverflowException();
+        }
+        final byte[] text = (sum.signum() == 0 ? "0" : sum.stripTrailingZeros().toPlainString())
+            .getBytes(StandardCharsets.US_ASCII);
+        map.put(key, new Entry(text, entry == null ? -1 : entry.expireAt));
+        return text;
     }
 
     void clear()

@@ -27,6 +27,7 @@ import static io.agni.store.ModelRun.at3;
 import static io.agni.store.ModelRun.copied;
 import static io.agni.store.ModelRun.same;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -115,6 +116,12 @@ class StoreModelBasedTest
             .withAction(2, persist())
             .withAction(2, setAll())
             .withAction(2, getAll())
+            .withAction(2, valueLength())
+            .withAction(3, getRange())
+            .withAction(4, setRange())
+            .withAction(4, rename())
+            .withAction(1, randomKey())
+            .withAction(3, incrementByFloat())
             .withAction(4, advanceTime())
             .withAction(2, sweep())
             .withAction(1, scan())
@@ -135,7 +142,8 @@ class StoreModelBasedTest
     {
         final Arbitrary<byte[]> small = Arbitraries.bytes().array(byte[].class).ofMinSize(0).ofMaxSize(300);
         final Arbitrary<byte[]> numeric = Arbitraries.of(
-            "0", "1", "-1", "42", "9223372036854775807", "-9223372036854775808", "01", " 7", "abc", "")
+            "0", "1", "-1", "42", "9223372036854775807", "-9223372036854775808", "01", " 7", "abc", "",
+            "1.5", "10.50", "5.0e3", "-0.125", "0x10", "1e308", "inf", ".")
             .map(s -> s.getBytes(StandardCharsets.ISO_8859_1));
         final Arbitrary<byte[]> large = Arbitraries.integers().between(0, 1000)
             .map(seed -> patterned(70 * 1024 + seed, seed));
@@ -167,6 +175,33 @@ class StoreModelBasedTest
         return Arbitraries.frequencyOf(
             Tuple.of(8, Arbitraries.longs().between(-100, 100)),
             Tuple.of(1, Arbitraries.of(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE + 1)));
+    }
+
+    private static Arbitrary<Double> floatDeltas()
+    {
+        return Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.of(0.0, 0.1, -0.25, 1.5, 100.0, -7.75, 1e-3, 3.0)),
+            Tuple.of(1, Arbitraries.of(1e308, -1e308, Double.NaN, Double.POSITIVE_INFINITY)));
+    }
+
+    /**
+     * A byte offset into a value: mostly inside or just past a small value, now and then past the large-entry
+     * threshold or the value limit.
+     */
+    private static Arbitrary<Long> rangeOffsets()
+    {
+        return Arbitraries.frequencyOf(
+            Tuple.of(12, Arbitraries.longs().between(0, 320)),
+            Tuple.of(1, Arbitraries.longs().between(70_000, 72_000)),
+            Tuple.of(1, Arbitraries.of((long)ModelRun.MAX_VALUE_LENGTH - 1, (long)ModelRun.MAX_VALUE_LENGTH,
+                Long.MAX_VALUE)));
+    }
+
+    private static Arbitrary<Long> rangeIndexes()
+    {
+        return Arbitraries.frequencyOf(
+            Tuple.of(8, Arbitraries.longs().between(-320, 320)),
+            Tuple.of(1, Arbitraries.of(Long.MIN_VALUE, Long.MAX_VALUE, -1L, 0L)));
     }
 
     private static Arbitrary<Boolean> direct()
@@ -373,6 +408,78 @@ class StoreModelBasedTest
             ks.forEach(k -> keyBytes.add(k.bytes()));
             same("getAll " + ks, () -> run.model.getAll(ks), () -> run.store.getAll(keyBytes));
         }));
+    }
+
+    private static Action.Independent<ModelRun> valueLength()
+    {
+        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+            "valueLength " + k + (direct ? " (direct)" : ""), run ->
+                same("valueLength " + k, () -> run.model.valueLength(k),
+                    () -> direct ? run.store.valueLength(at3(k.bytes()), 3, k.length()) :
+                        run.store.valueLength(k.bytes()))));
+    }
+
+    private static Action.Independent<ModelRun> getRange()
+    {
+        return () -> Combinators.combine(keys(), rangeIndexes(), rangeIndexes(), direct())
+            .as((k, start, end, direct) -> Transformer.<ModelRun>mutate(
+                "getRange " + k + " " + start + " " + end + (direct ? " (direct)" : ""), run ->
+                {
+                    final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+                    same("getRange " + k, () -> run.model.getRange(k, start, end),
+                        () -> direct ? copied(run.store.getRange(at3(k.bytes()), 3, k.length(), start, end, dst, 4),
+                            dst, 4) : run.store.getRange(k.bytes(), start, end));
+                }));
+    }
+
+    private static Action.Independent<ModelRun> setRange()
+    {
+        return () -> Combinators.combine(keys(), rangeOffsets(), values(), direct())
+            .as((k, offset, v, direct) -> Transformer.<ModelRun>mutate(
+                "setRange " + k + " " + offset + " " + describe(v) + (direct ? " (direct)" : ""), run ->
+                    same("setRange " + k, () -> run.model.setRange(k, offset, v),
+                        () -> direct ? run.store.setRange(at3(k.bytes()), 3, k.length(), offset, at3(v), 3, v.length) :
+                            run.store.setRange(k.bytes(), offset, v))));
+    }
+
+    private static Action.Independent<ModelRun> rename()
+    {
+        return () -> Combinators.combine(keys(), keys(), Arbitraries.of(true, false))
+            .as((k, newKey, replace) -> Transformer.<ModelRun>mutate(
+                "rename " + k + " " + newKey + (replace ? "" : " (nx)"), run ->
+                    same("rename " + k + " " + newKey, () -> run.model.rename(k, newKey, replace),
+                        () -> run.store.rename(k.bytes(), newKey.bytes(), replace))));
+    }
+
+    private static Action.Independent<ModelRun> randomKey()
+    {
+        return () -> Arbitraries.just(Transformer.<ModelRun>mutate("randomKey", run ->
+        {
+            final byte[] key = run.store.randomKey();
+            if (run.model.liveCount() == 0)
+            {
+                assertNull(key, "randomKey of a store with no live key");
+            }
+            else
+            {
+                assertTrue(key != null && run.model.liveKeys().contains(new ByteArrayKey(key)),
+                    "randomKey returned " + (key == null ? null : ByteArrayKey.printable(key)) + ", live keys are " +
+                    run.model.liveKeys());
+            }
+        }));
+    }
+
+    private static Action.Independent<ModelRun> incrementByFloat()
+    {
+        return () -> Combinators.combine(keys(), floatDeltas(), direct()).as((k, delta, direct) ->
+            Transformer.<ModelRun>mutate("incrementByFloat " + k + " " + delta + (direct ? " (direct)" : ""), run ->
+            {
+                final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(4);
+                same("incrementByFloat " + k, () -> run.model.incrementByFloat(k, delta),
+                    () -> direct ?
+                        copied(run.store.incrementByFloat(at3(k.bytes()), 3, k.length(), delta, dst, 6), dst, 6) :
+                        run.store.incrementByFloat(k.bytes(), delta));
+            }));
     }
 
     private static Action.Independent<ModelRun> advanceTime()

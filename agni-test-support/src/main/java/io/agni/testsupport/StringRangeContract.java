@@ -160,7 +160,8 @@ public abstract class StringRangeContract extends CounterAndAppendContract
         store.set(bytes("k"), value);
 
         assertArrayEquals(Arrays.copyOfRange(value, 4000, 4010), store.getRange(bytes("k"), 4000, 4009));
-        assertArrayEquals(Arrays.copyOfRange(value, VALUES_UP_TO - 3, VALUES_UP_TO), store.getRange(bytes("k"), -3, -1));
+        assertArrayEquals(
+            Arrays.copyOfRange(value, VALUES_UP_TO - 3, VALUES_UP_TO), store.getRange(bytes("k"), -3, -1));
         assertArrayEquals(value, store.getRange(bytes("k"), 0, -1));
     }
 
