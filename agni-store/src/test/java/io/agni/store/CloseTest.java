@@ -78,8 +78,21 @@ class CloseTest
                 final byte[] key = bytes("k" + random.nextInt(50));
                 final byte[] value = new byte[random.nextInt(4) == 0 ? 5_000 + random.nextInt(20_000) :
                     random.nextInt(100)];
-                switch (random.nextInt(9))
+                switch (random.nextInt(13))
                 {
+                    case 8:
+                        store.rename(key, bytes("k" + random.nextInt(50)), random.nextBoolean());
+                        break;
+                    case 9:
+                        store.setRange(key, random.nextInt(200), bytes("xyz"));
+                        break;
+                    case 10:
+                        keyBuffer.putBytes(0, key);
+                        store.getRange(keyBuffer, 0, key.length, 0, 50, dst, 0);
+                        break;
+                    case 11:
+                        store.randomKey();
+                        break;
                     case 0:
                         store.set(key, value);
                         break;
