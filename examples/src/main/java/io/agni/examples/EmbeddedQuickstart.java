@@ -16,7 +16,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The program to copy first: opens an in-process agni store, uses its main operations, prints what each one did,
- * and closes the store.
+ * and closes the store. {@link RemoteClient} runs the same walk-through against a server.
  * <p>
  * From the repository root:
  * <pre>
@@ -52,57 +52,78 @@ public final class EmbeddedQuickstart
             .clock(clock)
             .build())
         {
-            System.out.println("opened a store with an off-heap budget of " + store.stats().budgetBytes() / MIB +
-                " MiB");
-
-            // Keys and values are byte strings. get returns a copy of the value, or null if the key is absent.
-            store.set(bytes("greeting"), bytes("hello, agni"));
-            System.out.println("set greeting = \"hello, agni\"");
-            System.out.println("get greeting -> \"" + text(store.get(bytes("greeting"))) + "\"");
-
-            // A conditional set with an expiry time, as one atomic step (Redis: SET key value NX PXAT time).
-            // Expiry times are absolute milliseconds since the epoch; the entry vanishes from that instant on.
-            final long inOneMinute = clock.time() + 60_000;
-            final boolean first = store.set(
-                bytes("session:42"), bytes("alice"), SetCondition.IF_ABSENT, ExpiryMode.AT, inOneMinute);
-            final boolean second = store.set(
-                bytes("session:42"), bytes("mallory"), SetCondition.IF_ABSENT, ExpiryMode.AT, inOneMinute);
-            System.out.println("set session:42 = \"alice\" if absent, expiring in 60 s -> " + first);
-            System.out.println("set session:42 = \"mallory\" if absent, expiring in 60 s -> " + second +
-                " (value is still \"" + text(store.get(bytes("session:42"))) + "\")");
-            System.out.println("ttl session:42 -> " + store.ttlMillis(bytes("session:42")) + " ms");
-
-            // An atomic counter: the value is decimal text, and an absent key counts as 0 (Redis: INCRBY).
-            final long afterOne = store.incrementBy(bytes("visits"), 1);
-            final long afterMore = store.incrementBy(bytes("visits"), 41);
-            System.out.println("incrementBy visits 1 -> " + afterOne);
-            System.out.println("incrementBy visits 41 -> " + afterMore +
-                " (stored as the text \"" + text(store.get(bytes("visits"))) + "\")");
-
-            // The zero-copy path: the key is read from a DirectBuffer and the value is copied into a caller's
-            // buffer, with no byte[] in between. An ExpandableDirectByteBuffer grows when a value does not fit;
-            // reuse one per thread and a read allocates nothing on the heap.
-            final UnsafeBuffer key = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
-            final ExpandableDirectByteBuffer value = new ExpandableDirectByteBuffer(64);
-            int keyLength = key.putStringWithoutLengthUtf8(0, "greeting");
-            int valueLength = store.get(key, 0, keyLength, value, 0);
-            System.out.println("zero-copy get greeting -> " + valueLength + " bytes: \"" +
-                value.getStringWithoutLengthUtf8(0, valueLength) + "\"");
-            keyLength = key.putStringWithoutLengthUtf8(0, "no-such-key");
-            valueLength = store.get(key, 0, keyLength, value, 0);
-            System.out.println("zero-copy get no-such-key -> " + valueLength +
-                (valueLength == AgniStore.NOT_FOUND ? " (NOT_FOUND)" : ""));
-
-            // A snapshot of the counters and of the off-heap memory the store holds.
-            final StoreStats stats = store.stats();
-            System.out.printf(
-                "stats: %d entries (%d with expiry), %d hits, %d misses, %d rejected writes%n",
-                stats.entries(), stats.entriesWithExpiry(), stats.hits(), stats.misses(), stats.rejectedWrites());
-            System.out.printf(
-                "       %,d off-heap bytes held of a %,d byte budget, %,d bytes in live entries%n",
-                stats.offHeapBytes(), stats.budgetBytes(), stats.liveEntryBytes());
+            walkThrough(store, clock);
         }
         System.out.println("closed the store: its off-heap memory is freed");
+    }
+
+    /**
+     * The walk-through itself, written against the {@link AgniStore} interface only, so that it runs unchanged on
+     * a remote store ({@link RemoteClient}). It deletes the keys it used when done.
+     *
+     * @param store an open store.
+     * @param clock the clock the store compares expiry times with.
+     */
+    static void walkThrough(final AgniStore store, final EpochClock clock)
+    {
+        final long budget = store.stats().budgetBytes();
+        System.out.println("the store's memory budget: " +
+            (budget == Long.MAX_VALUE ? "no limit" : budget / MIB + " MiB"));
+
+        // Keys and values are byte strings. get returns a copy of the value, or null if the key is absent.
+        store.set(bytes("greeting"), bytes("hello, agni"));
+        System.out.println("set greeting = \"hello, agni\"");
+        System.out.println("get greeting -> \"" + text(store.get(bytes("greeting"))) + "\"");
+
+        // A conditional set with an expiry time, as one atomic step (Redis: SET key value NX PXAT time).
+        // Expiry times are absolute milliseconds since the epoch; the entry vanishes from that instant on.
+        final long inOneMinute = clock.time() + 60_000;
+        final boolean first = store.set(
+            bytes("session:42"), bytes("alice"), SetCondition.IF_ABSENT, ExpiryMode.AT, inOneMinute);
+        final boolean second = store.set(
+            bytes("session:42"), bytes("mallory"), SetCondition.IF_ABSENT, ExpiryMode.AT, inOneMinute);
+        System.out.println("set session:42 = \"alice\" if absent, expiring in 60 s -> " + first);
+        System.out.println("set session:42 = \"mallory\" if absent, expiring in 60 s -> " + second +
+            " (value is still \"" + text(store.get(bytes("session:42"))) + "\")");
+        System.out.println("ttl session:42 -> " + store.ttlMillis(bytes("session:42")) + " ms");
+
+        // An atomic counter: the value is decimal text, and an absent key counts as 0 (Redis: INCRBY).
+        final long afterOne = store.incrementBy(bytes("visits"), 1);
+        final long afterMore = store.incrementBy(bytes("visits"), 41);
+        System.out.println("incrementBy visits 1 -> " + afterOne);
+        System.out.println("incrementBy visits 41 -> " + afterMore +
+            " (stored as the text \"" + text(store.get(bytes("visits"))) + "\")");
+
+        // The zero-copy path: the key is read from a DirectBuffer and the value is copied into a caller's
+        // buffer, with no byte[] in between. An ExpandableDirectByteBuffer grows when a value does not fit;
+        // reuse one per thread and a read allocates nothing on the heap.
+        final UnsafeBuffer key = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        final ExpandableDirectByteBuffer value = new ExpandableDirectByteBuffer(64);
+        int keyLength = key.putStringWithoutLengthUtf8(0, "greeting");
+        int valueLength = store.get(key, 0, keyLength, value, 0);
+        System.out.println("zero-copy get greeting -> " + valueLength + " bytes: \"" +
+            value.getStringWithoutLengthUtf8(0, valueLength) + "\"");
+        keyLength = key.putStringWithoutLengthUtf8(0, "no-such-key");
+        valueLength = store.get(key, 0, keyLength, value, 0);
+        System.out.println("zero-copy get no-such-key -> " + valueLength +
+            (valueLength == AgniStore.NOT_FOUND ? " (NOT_FOUND)" : ""));
+
+        // A snapshot of the counters and of the off-heap memory the store holds.
+        final StoreStats stats = store.stats();
+        System.out.printf(
+            "stats: %d entries (%d with expiry), %d hits, %d misses, %d rejected writes%n",
+            stats.entries(), stats.entriesWithExpiry(), stats.hits(), stats.misses(), stats.rejectedWrites());
+        System.out.printf(
+            "       %,d off-heap bytes held of a %,d byte budget, %,d bytes in live entries%n",
+            stats.offHeapBytes(), stats.budgetBytes(), stats.liveEntryBytes());
+
+        // delete removes a key and says whether it was there. Leave the store as we found it.
+        int deleted = 0;
+        for (final String name : new String[]{"greeting", "session:42", "visits"})
+        {
+            deleted += store.delete(bytes(name)) ? 1 : 0;
+        }
+        System.out.println("deleted the " + deleted + " keys this walk-through set");
     }
 
     private static byte[] bytes(final String s)
