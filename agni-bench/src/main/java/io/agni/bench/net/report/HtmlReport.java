@@ -18,6 +18,7 @@ import java.util.Map;
  */
 public final class HtmlReport
 {
+    private static final String[] DASHES = {"", "7 4", "2 3"};
     private static final List<String> PERCENTILES = List.of("p50", "p90", "p99", "p99.9", "p99.99", "max");
 
     private static final String STYLE = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}" +
@@ -137,7 +138,7 @@ public final class HtmlReport
             {
                 byRound[r] = percentiles(runs.get(r).measurement().latency());
                 latency.add(new SvgChart.Series(targets.get(t).name() + " round " + runs.get(r).round(), color(t),
-                    positions, byRound[r], 1, 0.35, false));
+                    positions, byRound[r], 1, 0.35, false, ""));
             }
             final double[] median = new double[positions.length];
             for (int i = 0; i < median.length; i++)
@@ -149,7 +150,7 @@ public final class HtmlReport
                 }
                 median[i] = Stats.median(column);
             }
-            latency.add(new SvgChart.Series(targets.get(t).name(), color(t), positions, median, 2.5, 1, true));
+            latency.add(new SvgChart.Series(targets.get(t).name(), color(t), positions, median, 2.5, 1, true, ""));
         }
         html.append(SvgChart.lines("Latency percentiles: " + workload + " (median over rounds bold, rounds faint)",
             "percentile", "microseconds (log)", latency, true, PERCENTILES)).append('\n');
@@ -168,12 +169,13 @@ public final class HtmlReport
                     y[i] = counts[i];
                 }
                 perSecond.add(new SvgChart.Series(targets.get(t).name() + " round " + run.round(), color(t), x, y,
-                    1.5, 0.5 + 0.5 * run.round() / Math.max(1, results.rounds()), false));
+                    1.5, 0.8, false, DASHES[(run.round() - 1) % DASHES.length]));
             }
             perSecond.add(new SvgChart.Series(targets.get(t).name(), color(t), new double[0], new double[0], 1, 1,
-                true));
+                true, ""));
         }
-        html.append(SvgChart.lines("Throughput per second of each run: " + workload, "second of the measured window",
+        html.append(SvgChart.lines("Throughput per second of each run: " + workload +
+            " (round 1 solid, 2 dashed, 3 dotted, then again)", "second of the measured window",
             "requests per second", perSecond, false, null)).append('\n');
     }
 

@@ -39,8 +39,10 @@ final class SvgChart
      * @param width   stroke width.
      * @param opacity stroke opacity.
      * @param legend  whether it appears in the legend.
+     * @param dash    an SVG {@code stroke-dasharray} such as {@code 6 3}, or empty for a solid line.
      */
-    record Series(String name, String color, double[] x, double[] y, double width, double opacity, boolean legend)
+    record Series(
+        String name, String color, double[] x, double[] y, double width, double opacity, boolean legend, String dash)
     {
     }
 
@@ -96,7 +98,7 @@ final class SvgChart
         {
             xMax = xMin + 1;
         }
-        final Axis y = logY ? Axis.log(yMin, yMax) : Axis.linear(0, yMax);
+        final Axis y = logY ? Axis.log(yMin, yMax) : Axis.linear(0, yMax, 0);
         final double x0 = xMin;
         final double x1 = xMax;
         yAxis(svg, y, yLabel);
@@ -110,7 +112,7 @@ final class SvgChart
         }
         else
         {
-            final Axis x = Axis.linear(x0, x1);
+            final Axis x = Axis.linear(x0, x1, integers(series) ? 1 : 0);
             for (final double t : x.ticks)
             {
                 svg.append(tick(LEFT + (t - x0) / (x1 - x0) * plotWidth(), format(t)));
@@ -144,7 +146,8 @@ final class SvgChart
             }
             svg.append("<path d=\"").append(path.toString().trim()).append("\" fill=\"none\" stroke=\"")
                 .append(s.color()).append("\" stroke-width=\"").append(f(s.width())).append("\" stroke-opacity=\"")
-                .append(f(s.opacity())).append("\"><title>").append(Html.escape(s.name())).append("</title></path>");
+                .append(f(s.opacity())).append(s.dash().isEmpty() ? "" : "\" stroke-dasharray=\"" + s.dash())
+                .append("\"><title>").append(Html.escape(s.name())).append("</title></path>");
             svg.append(marks);
         }
         final Map<String, String> legend = new LinkedHashMap<>();
@@ -182,7 +185,7 @@ final class SvgChart
             }
         }
         final StringBuilder svg = open(title);
-        final Axis y = Axis.linear(0, yMax > 0 ? yMax : 1);
+        final Axis y = Axis.linear(0, yMax > 0 ? yMax : 1, 0);
         yAxis(svg, y, yLabel);
         final double groupWidth = plotWidth() / (double)Math.max(1, groups.size());
         final double barWidth = groupWidth * 0.8 / Math.max(1, names.size());
@@ -224,7 +227,7 @@ final class SvgChart
         {
             return trim(String.format(Locale.ROOT, "%.3g", v / 1e6)) + "M";
         }
-        if (a >= 1e4)
+        if (a >= 1e3)
         {
             return trim(String.format(Locale.ROOT, "%.3g", v / 1e3)) + "k";
         }
@@ -238,6 +241,21 @@ final class SvgChart
     private static String trim(final String number)
     {
         return number.contains(".") && !number.contains("e") ? number.replaceAll("\\.?0+$", "") : number;
+    }
+
+    private static boolean integers(final List<Series> series)
+    {
+        for (final Series s : series)
+        {
+            for (final double x : s.x())
+            {
+                if (x != Math.rint(x))
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static boolean valid(final double v, final boolean log)
@@ -332,13 +350,14 @@ final class SvgChart
             this.ticks = ticks;
         }
 
-        static Axis linear(final double min, final double max)
+        static Axis linear(final double min, final double max, final double minStep)
         {
             final double span = max - min > 0 ? max - min : 1;
             final double raw = span / 5;
             final double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
             final double residual = raw / magnitude;
-            final double step = (residual > 5 ? 10 : residual > 2 ? 5 : residual > 1 ? 2 : 1) * magnitude;
+            final double step = Math.max(minStep,
+                (residual > 5 ? 10 : residual > 2 ? 5 : residual > 1 ? 2 : 1) * magnitude);
             final double low = Math.floor(min / step) * step;
             final double high = Math.ceil(max / step) * step;
             final int count = (int)Math.round((high - low) / step) + 1;
