@@ -7,7 +7,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Inet4Address;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 
@@ -96,7 +98,10 @@ public final class AgniServer implements AutoCloseable
         ServerSocketChannel channel = null;
         try
         {
-            channel = ServerSocketChannel.open();
+            // An IPv4 bind address gets an IPv4 socket: the JVM's default dual-stack socket bound to 0.0.0.0 would
+            // also listen on every IPv6 address (as ::), which "every IPv4 interface" does not promise.
+            channel = ServerSocketChannel.open(config.bindAddress instanceof Inet4Address ?
+                StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.bind(bindTo, ACCEPT_BACKLOG);
             localAddress = (InetSocketAddress)channel.getLocalAddress();
