@@ -110,8 +110,9 @@ final class StandaloneServer implements AutoCloseable
     private void logReady(final LauncherOptions options)
     {
         final long budget = store.stats().budgetBytes();
+        final String host = server.localAddress().getAddress().getHostAddress();
         LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, pid {}",
-            ServerMain.version(), server.localAddress().getAddress().getHostAddress(), server.port(), shards, budget,
+            ServerMain.version(), host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget,
             ProcessHandle.current().pid());
         if (options.maxMemory != null && budget > Runtime.getRuntime().maxMemory())
         {
