@@ -212,11 +212,17 @@ public final class Shard
             final long found = FastRead.findValue(t, segments, tag, key, keyOffset, keyLength);
             if (found >= 0)
             {
+                // the segment is loaded again: a writer may have released it (or reused its id) since the probe
+                final Segment segment = segments[FastRead.segmentIdOf(found)];
+                final int valueAt = FastRead.valueAtOf(found);
                 final int length = FastRead.valueLengthOf(found);
+                if (segment == null || valueAt + length > segment.buffer.capacity())
+                {
+                    return INCONSISTENT;
+                }
                 if (dst.isExpandable() || (long)dstOffset + length <= dst.capacity())
                 {
-                    dst.putBytes(dstOffset, segments[FastRead.segmentIdOf(found)].buffer, FastRead.valueAtOf(found),
-                        length);
+                    dst.putBytes(dstOffset, segment.buffer, valueAt, length);
                     return length;
                 }
             }
