@@ -46,7 +46,6 @@ class RedisCliCompatibilityTest
     @BeforeAll
     static void startServer()
     {
-        redisCli = RedisServerProcess.requireTool("redis-cli");
         store = newStore();
         server = serverOn(store).build().start();
     }
@@ -59,8 +58,10 @@ class RedisCliCompatibilityTest
     }
 
     @BeforeEach
-    void emptyTheStore()
+    void findRedisCliAndEmptyTheStore()
     {
+        // per test, not per class, so that a missing tool shows as each test skipped (or failed under CI)
+        redisCli = RedisServerProcess.requireTool("redis-cli");
         store.clear();
     }
 
