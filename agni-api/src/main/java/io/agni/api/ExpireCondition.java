@@ -3,7 +3,8 @@ package io.agni.api;
 /**
  * When an expire call changes a key's expiry time: the options of Redis's {@code EXPIRE}.
  * A key without an expiry time counts as expiring at infinity for {@link #IF_LATER} and {@link #IF_EARLIER},
- * as in Redis.
+ * as in Redis. Redis's {@code XX GT} is {@link #IF_LATER}, which already needs an expiry time; {@code XX LT} is
+ * {@link #IF_HAS_EXPIRY_AND_EARLIER}.
  */
 public enum ExpireCondition
 {
@@ -30,5 +31,11 @@ public enum ExpireCondition
     /**
      * Only if the new time is earlier than the current one: Redis's {@code LT} (always true for a key without one).
      */
-    IF_EARLIER
+    IF_EARLIER,
+
+    /**
+     * Only if the key has an expiry time and the new time is earlier than it: Redis's {@code XX LT} (never true
+     * for a key without one).
+     */
+    IF_HAS_EXPIRY_AND_EARLIER
 }

@@ -92,12 +92,18 @@ final class ClientCommands
     }
 
     /**
-     * {@code PEXPIREAT key t [NX|XX|GT|LT]}.
+     * {@code PEXPIREAT key t [NX|XX|GT|LT|XX LT]}.
      */
     static void pexpireAt(
         final ClientRequestWriter request, final DirectBuffer key, final int keyOffset, final int keyLength,
         final long expireAtMillis, final ExpireCondition condition)
     {
+        if (condition == ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER)
+        {
+            request.command(5).keyword(PEXPIREAT).bulk(key, keyOffset, keyLength)
+                .bulk(sentExpiryTime(expireAtMillis)).keyword(XX).keyword(LT);
+            return;
+        }
         final DirectBuffer option = expireOption(condition);
         request.command(option == null ? 3 : 4).keyword(PEXPIREAT).bulk(key, keyOffset, keyLength)
             .bulk(sentExpiryTime(expireAtMillis));

@@ -221,6 +221,9 @@ final class StoreModel
             case IF_EARLIER:
                 applies = !has || expireAt < entry.expireAt;
                 break;
+            case IF_HAS_EXPIRY_AND_EARLIER:
+                applies = has && expireAt < entry.expireAt;
+                break;
             default:
                 applies = true;
         }

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The contract of expiry: ttlMillis, expireTimeMillis, expire with every condition (Redis 7's {@code NX XX GT LT}),
+ * The contract of expiry: ttlMillis, expireTimeMillis, expire with every condition (Redis 7's {@code NX XX GT LT}, and {@code XX LT}),
  * persist, and the invisibility of expired keys to every operation. Part of {@link AgniStoreContract}.
  */
 public abstract class ExpiryContract extends ConditionalWriteContract
@@ -286,6 +286,42 @@ public abstract class ExpiryContract extends ConditionalWriteContract
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
         assertTrue(store.expire(bytes("k"), anHourAgo(), ExpireCondition.IF_EARLIER));
+
+        assertFalse(store.exists(bytes("k")));
+    }
+
+    @Test
+    void expireIfHasExpiryAndEarlierIsNeverTrueForAKeyWithoutExpiry()
+    {
+        store.set(bytes("k"), bytes("v"));
+
+        assertFalse(store.expire(bytes("k"), hoursAhead(1), ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER), "future");
+        assertFalse(store.expire(bytes("k"), anHourAgo(), ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER), "past");
+
+        assertValue("v", "k");
+        assertEquals(AgniStore.TTL_NO_EXPIRY, store.ttlMillis(bytes("k")));
+    }
+
+    @Test
+    void expireIfHasExpiryAndEarlierSetsOnlyAStrictlyEarlierTime()
+    {
+        final long at = hoursAhead(2);
+        store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
+
+        assertFalse(store.expire(bytes("k"), at + 1, ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER), "later");
+        assertFalse(store.expire(bytes("k"), at, ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER), "equal");
+        assertEquals(at, store.expireTimeMillis(bytes("k")));
+
+        assertTrue(store.expire(bytes("k"), at - 1, ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER), "earlier");
+        assertEquals(at - 1, store.expireTimeMillis(bytes("k")));
+    }
+
+    @Test
+    void expireIfHasExpiryAndEarlierWithPastTimeDeletesAKeyWithExpiry()
+    {
+        store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
+
+        assertTrue(store.expire(bytes("k"), anHourAgo(), ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER));
 
         assertFalse(store.exists(bytes("k")));
     }

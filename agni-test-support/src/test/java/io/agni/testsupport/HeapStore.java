@@ -467,6 +467,9 @@ final class HeapStore implements AgniStore
             case IF_EARLIER:
                 ok = !has || expireAtMillis < entry.expireAt;
                 break;
+            case IF_HAS_EXPIRY_AND_EARLIER:
+                ok = has && expireAtMillis < entry.expireAt;
+                break;
             default:
                 ok = true;
         }

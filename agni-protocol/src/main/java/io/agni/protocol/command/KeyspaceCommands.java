@@ -53,7 +53,6 @@ final class KeyspaceCommands
     static final String INVALID_CURSOR = "ERR invalid cursor";
     static final String NX_NOT_COMPATIBLE = "ERR NX and XX, GT or LT options at the same time are not compatible";
     static final String GT_LT_NOT_COMPATIBLE = "ERR GT and LT options at the same time are not compatible";
-    static final String XX_LT_NOT_SUPPORTED = "ERR XX and LT options at the same time are not supported";
 
     /**
      * How many buckets one store scan step visits for KEYS.
@@ -246,11 +245,15 @@ final class KeyspaceCommands
             context.out().error(GT_LT_NOT_COMPATIBLE);
             return null;
         }
-        return expireCondition(context, options);
+        return expireCondition(options);
     }
 
-    private static ExpireCondition expireCondition(final CommandContext context, final int options)
+    /**
+     * The condition of a valid combination of options: XX with GT is GT, which already needs an expiry time.
+     */
+    private static ExpireCondition expireCondition(final int options)
     {
+        final boolean xx = (options & OPTION_XX) != 0;
         if ((options & OPTION_NX) != 0)
         {
             return ExpireCondition.IF_NO_EXPIRY;
@@ -261,14 +264,9 @@ final class KeyspaceCommands
         }
         if ((options & OPTION_LT) != 0)
         {
-            if ((options & OPTION_XX) != 0)
-            {
-                context.out().error(XX_LT_NOT_SUPPORTED);
-                return null;
-            }
-            return ExpireCondition.IF_EARLIER;
+            return xx ? ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER : ExpireCondition.IF_EARLIER;
         }
-        return (options & OPTION_XX) != 0 ? ExpireCondition.IF_HAS_EXPIRY : ExpireCondition.ALWAYS;
+        return xx ? ExpireCondition.IF_HAS_EXPIRY : ExpireCondition.ALWAYS;
     }
 
     private static int expireOption(final RespArgs args, final int index)

@@ -259,13 +259,37 @@ class KeyspaceExpireCommandsTest
     }
 
     @Test
-    void expireWithXxAndLtIsRefusedAsNotSupported()
+    void expireLtWithXxSetsOnlyAnEarlierTimeOfAKeyWithTtl()
     {
         setWithTtl("foo", 200_000);
-        assertEquals(
-            "-ERR XX and LT options at the same time are not supported\r\n",
-            harness.reply("EXPIRE", "foo", "100", "LT", "XX"));
+        assertEquals(":0\r\n", harness.reply("EXPIRE", "foo", "300", "XX", "LT"));
+        assertEquals(":0\r\n", harness.reply("EXPIRE", "foo", "200", "LT", "XX"));
         assertEquals(":200\r\n", harness.reply("TTL", "foo"));
+        assertEquals(":1\r\n", harness.reply("EXPIRE", "foo", "100", "lt", "xx"));
+        assertEquals(":100\r\n", harness.reply("TTL", "foo"));
+    }
+
+    @Test
+    void expireLtWithXxNeverSetsAKeyWithoutTtl()
+    {
+        set("foo");
+        assertEquals(":0\r\n", harness.reply("EXPIRE", "foo", "100", "XX", "LT"));
+        assertEquals(":0\r\n", harness.reply("PEXPIREAT", "foo", "1", "LT", "XX"));
+        assertEquals(":-1\r\n", harness.reply("TTL", "foo"));
+    }
+
+    @Test
+    void expireLtWithXxInThePastDeletesAKeyWithTtl()
+    {
+        setWithTtl("foo", 200_000);
+        assertEquals(":1\r\n", harness.reply("EXPIRE", "foo", "-10", "XX", "LT"));
+        assertEquals(":-2\r\n", harness.reply("TTL", "foo"));
+    }
+
+    @Test
+    void expireLtWithXxOfAMissingKeyRepliesZero()
+    {
+        assertEquals(":0\r\n", harness.reply("EXPIRE", "missing", "100", "XX", "LT"));
     }
 
     @Test

@@ -697,6 +697,9 @@ public final class Shard
                 case IF_EARLIER:
                     allowed = !has || expireAt < e.expireAt;
                     break;
+                case IF_HAS_EXPIRY_AND_EARLIER:
+                    allowed = has && expireAt < e.expireAt;
+                    break;
                 default:
                     allowed = true;
                     break;
