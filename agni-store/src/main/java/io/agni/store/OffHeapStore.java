@@ -905,8 +905,9 @@ public final class OffHeapStore implements AgniStore
      * {@inheritDoc}
      * <p>
      * The cursor holds the shard index in its high 32 bits and a position among that shard's home buckets, in
-     * reverse-binary order, in its low bits (docs/architecture.md, "Scan"). One step visits at most {@code count}
-     * buckets of one shard.
+     * reverse-binary order, in its low bits (docs/architecture.md, "Scan"). One step visits up to {@code count}
+     * buckets, going on into the next shards when one ends first, so a count above the whole index ends the scan
+     * in one call.
      */
     @Override
     public ScanResult scan(final long cursor, final byte[] pattern, final int count)
@@ -915,7 +916,7 @@ public final class OffHeapStore implements AgniStore
         {
             throw new IllegalArgumentException("count must be at least 1: count=" + count);
         }
-        final int shardIndex = (int)(cursor >>> 32);
+        int shardIndex = (int)(cursor >>> 32);
         if (shardIndex < 0 || shardIndex >= shards.length)
         {
             throw new IllegalArgumentException("invalid cursor: " + Long.toUnsignedString(cursor));
@@ -924,18 +925,26 @@ public final class OffHeapStore implements AgniStore
         try
         {
             final List<byte[]> keys = new ArrayList<>();
-            final long bucket = cursor & 0xFFFF_FFFFL;
-            final long next = shards[shardIndex].scan(bucket, count, pattern, keys, c.entry);
-            final long nextCursor;
-            if (next != 0)
+            long bucket = cursor & 0xFFFF_FFFFL;
+            int budget = count;
+            while (true)
             {
-                nextCursor = ((long)shardIndex << 32) | next;
+                final long next = shards[shardIndex].scan(bucket, budget, pattern, keys, c);
+                if (next != 0)
+                {
+                    return new ScanResult(((long)shardIndex << 32) | next, keys);
+                }
+                budget -= c.scannedBuckets;
+                if (++shardIndex == shards.length)
+                {
+                    return new ScanResult(0, keys);
+                }
+                bucket = 0;
+                if (budget <= 0)
+                {
+                    return new ScanResult((long)shardIndex << 32, keys);
+                }
             }
-            else
-            {
-                nextCursor = shardIndex + 1 < shards.length ? (long)(shardIndex + 1) << 32 : 0;
-            }
-            return new ScanResult(nextCursor, keys);
         }
         finally
         {

@@ -1152,14 +1152,16 @@ public final class Shard
      * present for the whole scan at least once even if the table doubles between steps.
      *
      * @param bucketCursor where to continue, 0 to start.
-     * @param buckets      how many buckets to visit at most.
+     * @param buckets      how many buckets to visit at most, at least 1.
      * @param pattern      glob pattern or null.
      * @param keys         where found keys are added.
+     * @param c            the caller's context; its {@code scannedBuckets} is set to the buckets visited.
      * @return the next bucket cursor, 0 when this shard is done.
      */
     public long scan(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
-        final EntryCursor e)
+        final ThreadContext c)
     {
+        final EntryCursor e = c.entry;
         final long stamp = lock.readLock();
         try
         {
@@ -1200,6 +1202,7 @@ public final class Shard
                 visited++;
             }
             while (v != 0 && visited < buckets);
+            c.scannedBuckets = visited;
             return v;
         }
         finally

@@ -51,6 +51,11 @@ public final class ThreadContext
      */
     public int dstNeeded;
     /**
+     * The home buckets the last {@code Shard.scan} step visited, so a store-wide step can spend the rest of its
+     * count on the next shard.
+     */
+    public int scannedBuckets;
+    /**
      * Reads that found a live entry.
      */
     public long hits;
