@@ -83,6 +83,15 @@ class KeyspaceScanCommandsTest
     }
 
     @Test
+    void scanWithACountAboveTheIndexReturnsASmallKeyspaceInOneCall()
+    {
+        populate("key:", 10);
+        final ScanPage page = parse(harness.reply("SCAN", "0", "COUNT", "1000"));
+        assertEquals("0", page.cursor);
+        assertEquals(10, new HashSet<>(page.keys).size());
+    }
+
+    @Test
     void scanWithAHugeCountIsAccepted()
     {
         populate("key:", 100);
@@ -182,10 +191,11 @@ class KeyspaceScanCommandsTest
     void scanReadsACursorWithAPlusOrLeadingZerosAsRedisDoes()
     {
         populate("key:", 20);
-        final String first = harness.reply("SCAN", "0", "COUNT", "1000");
-        assertEquals(first, harness.reply("SCAN", "+0", "COUNT", "1000"));
-        assertEquals(first, harness.reply("SCAN", "000", "COUNT", "1000"));
+        final String first = harness.reply("SCAN", "0", "COUNT", "5");
+        assertEquals(first, harness.reply("SCAN", "+0", "COUNT", "5"));
+        assertEquals(first, harness.reply("SCAN", "000", "COUNT", "5"));
         final String next = parse(first).cursor;
+        assertTrue(!next.equals("0"), "a cursor that continues the scan");
         assertEquals(harness.reply("SCAN", next), harness.reply("SCAN", "00" + next));
     }
 
