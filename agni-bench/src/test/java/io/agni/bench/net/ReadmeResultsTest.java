@@ -1,0 +1,123 @@
+package io.agni.bench.net;
+
+import io.agni.bench.net.report.MiniJson;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The figures the README quotes come from a results file saved in the repository: every figure in the README's
+ * marked block must be what that file says, rounded as the README shows it.
+ */
+class ReadmeResultsTest
+{
+    private static final Path README = Path.of("..", "README.md");
+    private static final Pattern BLOCK = Pattern.compile(
+        "<!-- results:begin (\\S+) -->(.*?)<!-- results:end -->", Pattern.DOTALL);
+    private static final Pattern TARGET_ROW = Pattern.compile(
+        "^\\| (\\w+) \\| ([\\w-]+) \\| ([\\d,]+) \\| ([\\d,]+) \\|$");
+    private static final Pattern RATIO_ROW = Pattern.compile(
+        "^\\| (\\w+) \\| ([\\w-]+) / ([\\w-]+) \\| (\\d+\\.\\d\\d) \\| (\\d+\\.\\d\\d) \\|$");
+
+    @Test
+    void readmeFiguresAreThoseOfTheSavedResultsFile() throws IOException
+    {
+        final String readme = Files.readString(README, StandardCharsets.UTF_8);
+        final Matcher block = BLOCK.matcher(readme);
+        int blocks = 0;
+        while (block.find())
+        {
+            blocks++;
+            checkBlock(Path.of("..").resolve(block.group(1)), block.group(2));
+        }
+        assertTrue(blocks > 0, "README.md has no <!-- results:begin FILE --> block");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void checkBlock(final Path file, final String block) throws IOException
+    {
+        assertTrue(Files.exists(file), "missing results file " + file);
+        final Map<String, Object> results = (Map<String, Object>)MiniJson.parse(
+            Files.readString(file, StandardCharsets.UTF_8));
+        assertEquals("completed", results.get("status"), file + " is not a completed run");
+        final List<Map<String, Object>> summary = (List<Map<String, Object>>)results.get("summary");
+        final List<Map<String, Object>> ratios = (List<Map<String, Object>>)results.get("ratios");
+
+        final List<String> checked = new ArrayList<>();
+        for (final String rawLine : block.split("\n"))
+        {
+            final String line = rawLine.strip();
+            final Matcher target = TARGET_ROW.matcher(line);
+            final Matcher ratio = RATIO_ROW.matcher(line);
+            if (target.matches())
+            {
+                final Map<String, Object> entry = find(summary, "workload", target.group(1), "target", target.group(2));
+                assertEquals(grouped(number(entry, "medianThroughput")), target.group(3), line);
+                assertEquals(grouped(number(entry, "medianP99Micros")), target.group(4), line);
+                checked.add(line);
+            }
+            else if (ratio.matches())
+            {
+                final Map<String, Object> entry = findRatio(ratios, ratio.group(1), ratio.group(2), ratio.group(3));
+                assertEquals(twoDecimals(number(entry, "medianThroughputRatio")), ratio.group(4), line);
+                assertEquals(twoDecimals(number(entry, "medianP99Ratio")), ratio.group(5), line);
+                checked.add(line);
+            }
+        }
+        assertFalse(checked.isEmpty(), "no figures found in the README block for " + file);
+    }
+
+    private static Map<String, Object> find(
+        final List<Map<String, Object>> entries, final String k1, final String v1, final String k2, final String v2)
+    {
+        for (final Map<String, Object> entry : entries)
+        {
+            if (v1.equals(entry.get(k1)) && v2.equals(entry.get(k2)))
+            {
+                return entry;
+            }
+        }
+        throw new AssertionError("no " + k1 + "=" + v1 + ", " + k2 + "=" + v2 + " in the results file");
+    }
+
+    private static Map<String, Object> findRatio(
+        final List<Map<String, Object>> entries, final String workload, final String a, final String b)
+    {
+        for (final Map<String, Object> entry : entries)
+        {
+            if (workload.equals(entry.get("workload")) && a.equals(entry.get("a")) && b.equals(entry.get("b")))
+            {
+                return entry;
+            }
+        }
+        throw new AssertionError("no ratio " + a + " / " + b + " for " + workload + " in the results file");
+    }
+
+    private static double number(final Map<String, Object> entry, final String key)
+    {
+        return ((Number)entry.get(key)).doubleValue();
+    }
+
+    static String grouped(final double value)
+    {
+        return String.format(Locale.ROOT, "%,d", Math.round(value));
+    }
+
+    static String twoDecimals(final double value)
+    {
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+}
