@@ -65,7 +65,7 @@ class ServerRateLimitedWarningsTest
     {
         private static final long serialVersionUID = 1L;
 
-        final List<String> lines = new ArrayList<>();
+        final transient List<String> lines = new ArrayList<>();
 
         RecordingLogger()
         {
