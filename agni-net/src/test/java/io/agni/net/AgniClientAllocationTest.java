@@ -6,6 +6,7 @@ import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.lang.invoke.MethodHandle;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * caller's buffers into the connection's request buffer, and the reply from the connection's buffer into the
  * caller's. Measured with the JVM's per-thread allocation counter over many calls against a real redis-server.
  */
+@Tag("socket")
 class AgniClientAllocationTest
 {
     private static final int WARM_UP_CALLS = 10_000;

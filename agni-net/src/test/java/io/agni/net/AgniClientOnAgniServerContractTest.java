@@ -4,6 +4,7 @@ import io.agni.store.OffHeapStore;
 import io.agni.testsupport.AgniStoreContract;
 import io.agni.testsupport.StoreFixture;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * float increment into a buffer too small for its result (the server stores the sum before the client sees its
  * length). {@link AgniClientOnAgniServerWithStoreHooksContractTest} runs the time and limit tests too.
  */
+@Tag("socket")
 class AgniClientOnAgniServerContractTest extends AgniStoreContract
 {
     @RegisterExtension

@@ -5,6 +5,7 @@ import io.agni.testsupport.AgniStoreContract;
 import io.agni.testsupport.StoreFixture;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  * Skipped besides what no remote store can pass: the three limit tests that compare the messages of APPEND and
  * SETRANGE, which the server words as Redis does.
  */
+@Tag("socket")
 class AgniClientOnAgniServerWithStoreHooksContractTest extends AgniStoreContract
 {
     private static final int MAX_KEY_LENGTH = 4096;

@@ -4,6 +4,7 @@ import io.agni.testsupport.AgniStoreContract;
 import io.agni.testsupport.StoreFixture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * expired entries or to use small length limits, so the fixture has none of those hooks and the contract skips the
  * tests that need them by assumption. The tests skipped by name are listed below, each with its reason.
  */
+@Tag("socket")
 class AgniClientOnRedisContractTest extends AgniStoreContract
 {
     private static final String LONG_DOUBLE = "Redis adds in an 80-bit long double and prints it with %.17Lf, " +

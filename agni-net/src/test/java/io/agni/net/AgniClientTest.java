@@ -6,6 +6,7 @@ import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * password, timeouts, broken and garbled replies), its pool under concurrent callers, and close. Uses a scripted
  * server ({@link ClientTestServer}) to make a server misbehave on cue.
  */
+@Tag("socket")
 class AgniClientTest
 {
     private static final long AWAIT_MS = 10_000;

@@ -2,6 +2,7 @@ package io.agni.net;
 
 import io.agni.api.AgniStore;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * module under test does not read {@code jdk.management} (the tests run on the class path, where it is visible).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class AgniServerAllocationTest
 {
     private static final int COMMANDS_PER_BATCH = 100;

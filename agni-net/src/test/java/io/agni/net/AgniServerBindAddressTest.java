@@ -3,6 +3,7 @@ package io.agni.net;
 import io.agni.api.AgniStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * unless asked otherwise), :: is every interface.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class AgniServerBindAddressTest
 {
     private AgniStore store;

@@ -3,6 +3,7 @@ package io.agni.net;
 import io.agni.api.AgniStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * {@link AgniServerBuilder} refuses every out-of-range setting with a message that names it and its value.
  */
+@Tag("socket")
 class AgniServerBuilderTest
 {
     private AgniStore store;

@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import io.agni.protocol.ProtocolLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * QUIT, authentication, protected mode, max clients, idle timeout and the lifecycle.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class AgniServerTest
 {
     private static final String PASSWORD = "correct horse battery staple";

@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import io.agni.protocol.ProtocolLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * still served on the same connection, a new client is served, and every acknowledged write is still there.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class HostileInputTest
 {
     private static final String PASSWORD = "hunter2 but longer";

@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import redis.clients.jedis.AbstractPipeline;
@@ -47,6 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * expiry, SCAN, binary keys and values, pipelines and errors.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class JedisCompatibilityTest
 {
     private static final String HOST = "127.0.0.1";

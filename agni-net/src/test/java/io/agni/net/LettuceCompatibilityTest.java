@@ -18,6 +18,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,6 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * async commands pipelined by turning auto-flush off; binary keys and values through {@link ByteArrayCodec}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class LettuceCompatibilityTest
 {
     private static final String PASSWORD = "lettuce-secret";

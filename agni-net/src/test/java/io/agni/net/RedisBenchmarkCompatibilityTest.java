@@ -32,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("redis")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class RedisBenchmarkCompatibilityTest
 {
     private static final long TOOL_TIMEOUT_S = 150;

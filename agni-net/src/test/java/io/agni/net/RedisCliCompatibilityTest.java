@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("redis")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class RedisCliCompatibilityTest
 {
     private static final long TOOL_TIMEOUT_S = 30;

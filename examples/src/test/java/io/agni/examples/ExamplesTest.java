@@ -2,6 +2,7 @@ package io.agni.examples;
 
 import io.agni.api.AgniStore;
 import io.agni.net.AgniClient;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * through {@link RemoteClient} against {@link ServeOverTcp}, twice, since it tidies up after itself.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class ExamplesTest
 {
     @Test

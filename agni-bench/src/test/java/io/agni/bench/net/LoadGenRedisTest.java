@@ -43,6 +43,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * message when redis-server is not installed, except under CI (the CI variable set), where that is a failure.
  */
 @Tag("redis")
+@Tag("socket")
 class LoadGenRedisTest
 {
     private static Path redisServer;

@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * from outside in the middle of a run (the shutdown hook, as on Ctrl-C).
  */
 @Tag("redis")
+@Tag("socket")
 class ServerCleanupTest
 {
     @Test

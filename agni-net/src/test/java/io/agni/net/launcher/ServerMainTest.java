@@ -1,5 +1,6 @@
 package io.agni.net.launcher;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * releases its port when closed, and a separate JVM that shuts down gracefully on SIGTERM.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("socket")
 class ServerMainTest
 {
     private static final Pattern READY = Pattern.compile("ready to accept connections on 127\\.0\\.0\\.1:(\\d+)");
