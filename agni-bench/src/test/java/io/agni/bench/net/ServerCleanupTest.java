@@ -84,7 +84,14 @@ class ServerCleanupTest
             }
             assertTrue(server.isPresent(), "the harness started redis-server: " +
                 Files.readString(dir.resolve("harness.out")));
-            Thread.sleep(500);
+            // The harness registers the server right after starting it, long before the server is ready.
+            final Path serverLog = dir.resolve("server-redis.log");
+            while (!(Files.exists(serverLog) && Files.readString(serverLog).contains("Ready to accept connections")))
+            {
+                assertTrue(System.nanoTime() < deadline, "redis-server did not get ready: " +
+                    (Files.exists(serverLog) ? Files.readString(serverLog) : "no log"));
+                Thread.sleep(20);
+            }
 
             harness.destroy();
 
