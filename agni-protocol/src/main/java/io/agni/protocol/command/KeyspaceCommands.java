@@ -42,10 +42,9 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  * store refuses a cursor it could not have returned, which is replied as {@code ERR invalid cursor} too.
  *
  * <h2>Patterns</h2>
- * Redis stops a glob match that nests more than {@link #MAX_PATTERN_NESTING} {@code *} deep, so a pattern with
- * more {@code *} groups than that, each followed by something to match, matches no key. SCAN and KEYS find such
- * patterns here and never hand them to the store, whose matcher recurses once per group: a hostile pattern cannot
- * exhaust the event loop's stack.
+ * SCAN and KEYS hand the glob pattern to the store, whose matcher follows Redis's {@code stringmatchlen}: a match
+ * nesting more than 1000 {@code *} groups deep fails, so a hostile pattern matches nothing and cannot exhaust the
+ * event loop's stack.
  */
 final class KeyspaceCommands
 {
@@ -58,12 +57,6 @@ final class KeyspaceCommands
      * How many buckets one store scan step visits for KEYS.
      */
     static final int KEYS_SCAN_STEP = 1024;
-
-    /**
-     * Redis's limit on the nesting of {@code *} in a glob match ({@code stringmatchlen}): a pattern that needs
-     * deeper nesting matches nothing.
-     */
-    static final int MAX_PATTERN_NESTING = 1000;
 
     private static final long SCAN_COUNT_DEFAULT = 10;
     private static final long MILLIS_PER_SECOND = 1000;
@@ -359,7 +352,6 @@ final class KeyspaceCommands
         long count = SCAN_COUNT_DEFAULT;
         byte[] pattern = null;
         boolean stringType = true;
-        boolean matchesNothing = false;
         for (int i = 2, argCount = args.count(); i < argCount; i += 2)
         {
             final boolean hasValue = i + 1 < argCount;
@@ -379,8 +371,7 @@ final class KeyspaceCommands
             }
             else if (hasValue && args.equalsIgnoreCase(i, MATCH))
             {
-                matchesNothing = matchesNothing(args, i + 1);
-                pattern = isMatchAll(args, i + 1) || matchesNothing ? null : args.copy(i + 1);
+                pattern = isMatchAll(args, i + 1) ? null : args.copy(i + 1);
             }
             else if (hasValue && args.equalsIgnoreCase(i, TYPE))
             {
@@ -403,7 +394,7 @@ final class KeyspaceCommands
             context.out().error(INVALID_CURSOR);
             return;
         }
-        writeScanReply(context.out(), result, stringType && !matchesNothing);
+        writeScanReply(context.out(), result, stringType);
     }
 
     private static void writeScanReply(final RespWriter out, final ScanResult result, final boolean withKeys)
@@ -429,11 +420,6 @@ final class KeyspaceCommands
     static void keys(final CommandContext context)
     {
         final RespArgs args = context.args();
-        if (matchesNothing(args, 1))
-        {
-            context.out().arrayHeader(0);
-            return;
-        }
         final byte[] pattern = isMatchAll(args, 1) ? null : args.copy(1);
         final AgniStore store = context.store();
         final List<byte[]> keys = new ArrayList<>();
@@ -464,77 +450,6 @@ final class KeyspaceCommands
     private static boolean isMatchAll(final RespArgs args, final int index)
     {
         return args.length(index) == 1 && args.byteAt(index, 0) == '*';
-    }
-
-    private static boolean matchesNothing(final RespArgs args, final int index)
-    {
-        return nestedStarGroups(args.buffer(), args.offset(index), args.length(index)) > MAX_PATTERN_NESTING;
-    }
-
-    /**
-     * How deep a glob match of the pattern nests: the number of runs of {@code *} that are followed by more
-     * pattern, read as Redis's {@code stringmatchlen} reads it ({@code \} escapes one byte, a class {@code [...]}
-     * ends at its first unescaped {@code ]}, takes {@code x-y} ranges whole, and runs to the end when unclosed).
-     */
-    static int nestedStarGroups(final DirectBuffer pattern, final int offset, final int length)
-    {
-        int groups = 0;
-        int i = 0;
-        while (i < length)
-        {
-            final byte b = pattern.getByte(offset + i);
-            if (b == '*')
-            {
-                while (i + 1 < length && pattern.getByte(offset + i + 1) == '*')
-                {
-                    i++;
-                }
-                if (i + 1 < length)
-                {
-                    groups++;
-                }
-                i++;
-            }
-            else if (b == '\\')
-            {
-                i += i + 1 < length ? 2 : 1;
-            }
-            else if (b == '[')
-            {
-                i = skipClass(pattern, offset, length, i + 1);
-            }
-            else
-            {
-                i++;
-            }
-        }
-        return groups;
-    }
-
-    private static int skipClass(final DirectBuffer pattern, final int offset, final int length, final int start)
-    {
-        int i = start < length && pattern.getByte(offset + start) == '^' ? start + 1 : start;
-        while (i < length)
-        {
-            final byte b = pattern.getByte(offset + i);
-            if (b == '\\' && i + 1 < length)
-            {
-                i += 2;
-            }
-            else if (b == ']')
-            {
-                return i + 1;
-            }
-            else if (i + 2 < length && pattern.getByte(offset + i + 1) == '-')
-            {
-                i += 3;
-            }
-            else
-            {
-                i++;
-            }
-        }
-        return length;
     }
 
     /**

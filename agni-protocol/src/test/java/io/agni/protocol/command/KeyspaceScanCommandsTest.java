@@ -371,33 +371,6 @@ class KeyspaceScanCommandsTest
     }
 
     @Test
-    void nestedStarGroupsCountsRunsOfStarsFollowedByMorePatternAsRedisReadsThem()
-    {
-        assertEquals(0, nesting(""));
-        assertEquals(0, nesting("*"));
-        assertEquals(0, nesting("a*"));
-        assertEquals(0, nesting("a***"));
-        assertEquals(1, nesting("*a"));
-        assertEquals(1, nesting("**a**"));
-        assertEquals(2, nesting("*a*b*"));
-        assertEquals(0, nesting("\\*a"));
-        assertEquals(1, nesting("\\\\*a"));
-        assertEquals(0, nesting("[*]a"));
-        assertEquals(0, nesting("[^*]a"));
-        assertEquals(1, nesting("[a-*]*x"));
-        assertEquals(0, nesting("[\\]*]x"));
-        assertEquals(1, nesting("[]*a"));
-        assertEquals(0, nesting("[*a*b"));
-        assertEquals(0, nesting("[a-]*b"));
-    }
-
-    private static int nesting(final String pattern)
-    {
-        final byte[] bytes = bytes(pattern);
-        return KeyspaceCommands.nestedStarGroups(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
-    }
-
-    @Test
     void keysSkipsExpiredKeys()
     {
         set("a");
