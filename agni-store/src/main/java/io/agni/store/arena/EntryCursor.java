@@ -153,7 +153,7 @@ public final class EntryCursor
         keyLength = (int)klen;
         valueOffset = p + (int)klen;
         valueLength = (int)vlen;
-        length = (int)(end - at);
+        length = (int)EntryLayout.align(end - at);
         return true;
     }
 
@@ -181,7 +181,7 @@ public final class EntryCursor
         keyLength = klen;
         valueOffset = key + klen;
         valueLength = vlen;
-        length = SMALL_HEADER + klen + vlen;
+        length = (int)EntryLayout.align(SMALL_HEADER + klen + vlen);
         return true;
     }
 

@@ -13,6 +13,8 @@ import org.agrona.MutableDirectBuffer;
  *  +--------+---------------------+--------------+----------------+-----------+-------------+
  *  flags: bit 0 HAS_EXPIRY, bit 1 DEAD (the entry is garbage, skipped by compaction)
  * </pre>
+ * An entry is followed by 0-7 bytes of padding, so that the next one starts at a multiple of {@link #ALIGNMENT};
+ * its length ({@link #length}) includes them.
  */
 public final class EntryLayout
 {
@@ -37,6 +39,14 @@ public final class EntryLayout
     public static final int EXPIRE_AT_OFFSET = 1;
 
     /**
+     * Every entry starts at a multiple of this many bytes in its segment, so a value's offset modulo 8 is the same
+     * for every entry of one key length and header shape. A GET copies the value with the JVM's copy routine, which
+     * branches on the source's alignment: with packed entries that branch is random and mispredicted, and the copy
+     * took twice as long (docs/benchmarks.md, "Entry alignment").
+     */
+    public static final int ALIGNMENT = 8;
+
+    /**
      * The longest an entry may be: it must fit one direct buffer.
      */
     public static final int MAX_ENTRY_LENGTH = Integer.MAX_VALUE - 64;
@@ -46,7 +56,7 @@ public final class EntryLayout
     }
 
     /**
-     * The bytes an entry takes.
+     * The bytes an entry takes, padded to {@link #ALIGNMENT}.
      *
      * @param keyLength   the key's length.
      * @param valueLength the value's length.
@@ -55,7 +65,18 @@ public final class EntryLayout
      */
     public static long length(final int keyLength, final int valueLength, final boolean hasExpiry)
     {
-        return headerLength(keyLength, valueLength, hasExpiry) + (long)keyLength + valueLength;
+        return align(headerLength(keyLength, valueLength, hasExpiry) + (long)keyLength + valueLength);
+    }
+
+    /**
+     * Rounds an entry's header, key and value bytes up to {@link #ALIGNMENT}.
+     *
+     * @param length the unpadded length.
+     * @return the padded length.
+     */
+    public static long align(final long length)
+    {
+        return (length + ALIGNMENT - 1) & -ALIGNMENT;
     }
 
     /**

@@ -1453,10 +1453,11 @@ public final class Shard
     {
         final int valueLength = length1 + gap + length2;
         final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
-        if (i >= 0 && old.length == length && old.hasExpiry() == hasExpiry)
+        if (i >= 0 && old.valueLength == valueLength && old.hasExpiry() == hasExpiry)
         {
-            // Same key, same expiry flag and same length, hence the same value length: only the value (and the
-            // expiry time) change, so the header and key bytes stay as they are.
+            // Same key, same expiry flag and same value length, hence the same header: only the value (and the
+            // expiry time) change, so the header and key bytes stay as they are. (The same padded length alone
+            // would not do: values of 100 and 101 bytes pad to the same entry length.)
             if (hasExpiry)
             {
                 EntryLayout.putExpireAt(old.buffer, old.offset, expireAt);
@@ -1464,8 +1465,12 @@ public final class Shard
             copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
             return;
         }
-        if (i >= 0 && old.length == length && (old.buffer != key || old.keyOffset == keyOffset))
+        if (i >= 0 && old.length == length &&
+            old.keyOffset - old.offset == EntryLayout.headerLength(keyLength, valueLength, hasExpiry) &&
+            (old.buffer != key || old.keyOffset == keyOffset))
         {
+            // Same padded length and the same header length, so the key and value start where they did: a value
+            // read from this entry (APPEND, SETRANGE) is copied onto itself, never shifted over its own bytes.
             writeEntry(old.buffer, old.offset, key, keyOffset, keyLength,
                 value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
             if (old.hasExpiry() != hasExpiry)
