@@ -251,33 +251,32 @@ class LettuceCompatibilityTest
             {
                 assertEquals("OK", connection.sync().set("k", "v"));
                 assertEquals("v", connection.sync().get("k"));
+
+                // a wrong password is refused with Redis's WRONGPASS and, as in Redis, leaves the connection
+                // authenticated as it was
+                final RedisCommandExecutionException wrongAuth =
+                    assertThrows(RedisCommandExecutionException.class, () -> connection.sync().auth("wrong"));
+                assertTrue(wrongAuth.getMessage().startsWith("WRONGPASS"), wrongAuth.getMessage());
+                assertEquals("v", connection.sync().get("k"));
             }
             finally
             {
                 authenticated.shutdown(Duration.ZERO, Duration.ofSeconds(5));
             }
 
+            // With the wrong password in the URI the connection is refused. Whether Lettuce then reports the
+            // WRONGPASS reply or only that it closed the channel depends on which of its handlers runs first (one
+            // CI run saw "Connection closed prematurely"), so the reply itself is checked above.
             final RedisClient wrong = RedisClient.create("redis://wrong@127.0.0.1:" + secured.port());
             try
             {
-                final RedisConnectionException refused = assertThrows(RedisConnectionException.class, wrong::connect);
-                assertTrue(causes(refused).contains("WRONGPASS"), causes(refused));
+                assertThrows(RedisConnectionException.class, wrong::connect);
             }
             finally
             {
                 wrong.shutdown(Duration.ZERO, Duration.ofSeconds(5));
             }
         }
-    }
-
-    private static String causes(final Throwable error)
-    {
-        final StringBuilder text = new StringBuilder();
-        for (Throwable t = error; t != null; t = t.getCause())
-        {
-            text.append(t).append('\n');
-        }
-        return text.toString();
     }
 
     private static byte[] bytes(final String text)
