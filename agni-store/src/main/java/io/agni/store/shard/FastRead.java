@@ -6,6 +6,7 @@ import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -13,8 +14,9 @@ import java.nio.ByteOrder;
 /**
  * The zero-copy GET of the common entry, in locals: an entry with no expiry time whose key and value lengths are
  * each below 128 bytes, so that its whole header ({@link EntryLayout}: flags, one-byte key length, one-byte value
- * length) comes from one 8-byte load. Anything else returns {@link #SLOW_PATH} and the shard decodes the entry with
- * an {@link io.agni.store.arena.EntryCursor}.
+ * length) comes from one 8-byte load, and its value is copied from the segment buffer the probe already holds.
+ * Anything else returns {@link #SLOW_PATH} and the shard decodes the entry with an
+ * {@link io.agni.store.arena.EntryCursor}.
  *
  * <h2>Concurrency</h2>
  * Runs under an optimistic stamp: memory may be changing, so every offset and length is checked against the
@@ -30,25 +32,25 @@ final class FastRead
      */
     static final int SLOW_PATH = -5;
 
-    private static final long NO_MATCH = -6;
+    private static final int NO_MATCH = -6;
 
     private static final int SMALL_LENGTH_LIMIT = 0x80;
     private static final int SMALL_HEADER_LENGTH = 3;
-    private static final int MAX_VALUE_OFFSET = (1 << 25) - 1;
 
     private FastRead()
     {
     }
 
     /**
-     * Finds the value of a key with a small header.
+     * Finds a key with a small header and copies its value into {@code dst}.
      *
-     * @return a location from {@link #location} when found, or {@link Shard#ABSENT}, {@link Shard#INCONSISTENT} or
-     * {@link #SLOW_PATH}.
+     * @return the value's length when found and copied, or {@link Shard#ABSENT}, {@link Shard#INCONSISTENT} or
+     * {@link #SLOW_PATH} (also when {@code dst} cannot hold the value, so that the general path reports it).
      */
-    static long findValue(
+    static int readValue(
         final IndexTable table, final Segment[] segments, final int tag,
-        final DirectBuffer key, final int keyOffset, final int keyLength)
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset)
     {
         final boolean wordKey = keyLength >= Long.BYTES && keyLength <= 2 * Long.BYTES;
         final long head = wordKey ? key.getLong(keyOffset) : 0;
@@ -65,7 +67,7 @@ final class FastRead
             }
             if (IndexLayout.tagOf(slot) == tag)
             {
-                final long result = match(slot, segments, key, keyOffset, keyLength, wordKey, head, tail);
+                final int result = match(slot, segments, key, keyOffset, keyLength, wordKey, head, tail, dst, dstOffset);
                 if (result != NO_MATCH)
                 {
                     return result;
@@ -76,10 +78,11 @@ final class FastRead
         return Shard.INCONSISTENT;
     }
 
-    private static long match(
+    private static int match(
         final long slot, final Segment[] segments,
         final DirectBuffer key, final int keyOffset, final int keyLength,
-        final boolean wordKey, final long head, final long tail)
+        final boolean wordKey, final long head, final long tail,
+        final MutableDirectBuffer dst, final int dstOffset)
     {
         final int segmentId = IndexLayout.segmentOf(slot);
         if (segmentId >= segments.length)
@@ -111,37 +114,22 @@ final class FastRead
         }
         final int keyAt = at + SMALL_HEADER_LENGTH;
         final int valueAt = keyAt + keyLength;
-        if (valueAt + valueLength > capacity || valueAt > MAX_VALUE_OFFSET)
+        if (valueAt + valueLength > capacity)
         {
             return Shard.INCONSISTENT;
         }
         final boolean equal = wordKey ?
             buffer.getLong(keyAt) == head && buffer.getLong(keyAt + keyLength - Long.BYTES) == tail :
             EntryCursor.bytesEqual(buffer, keyAt, key, keyOffset, keyLength);
-        return equal ? location(segmentId, valueAt, valueLength) : NO_MATCH;
+        if (!equal)
+        {
+            return NO_MATCH;
+        }
+        if (!dst.isExpandable() && (long)dstOffset + valueLength > dst.capacity())
+        {
+            return SLOW_PATH;
+        }
+        dst.putBytes(dstOffset, buffer, valueAt, valueLength);
+        return valueLength;
     }
-
-    /**
-     * Packs where a small value is: segment id in bits 32-51, value offset in bits 7-31, length in bits 0-6.
-     */
-    static long location(final int segmentId, final int valueAt, final int valueLength)
-    {
-        return ((long)segmentId << 32) | ((long)valueAt << 7) | valueLength;
-    }
-
-    static int segmentIdOf(final long location)
-    {
-        return (int)(location >>> 32);
-    }
-
-    static int valueAtOf(final long location)
-    {
-        return (int)location >>> 7;
-    }
-
-    static int valueLengthOf(final long location)
-    {
-        return (int)location & 0x7F;
-    }
-
 }

@@ -209,26 +209,10 @@ public final class Shard
         final Segment[] segments = arena.segments();
         if (dst != null)
         {
-            final long found = FastRead.findValue(t, segments, tag, key, keyOffset, keyLength);
-            if (found >= 0)
+            final int r = FastRead.readValue(t, segments, tag, key, keyOffset, keyLength, dst, dstOffset);
+            if (r != FastRead.SLOW_PATH)
             {
-                // the segment is loaded again: a writer may have released it (or reused its id) since the probe
-                final Segment segment = segments[FastRead.segmentIdOf(found)];
-                final int valueAt = FastRead.valueAtOf(found);
-                final int length = FastRead.valueLengthOf(found);
-                if (segment == null || valueAt + length > segment.buffer.capacity())
-                {
-                    return INCONSISTENT;
-                }
-                if (dst.isExpandable() || (long)dstOffset + length <= dst.capacity())
-                {
-                    dst.putBytes(dstOffset, segment.buffer, valueAt, length);
-                    return length;
-                }
-            }
-            else if (found != FastRead.SLOW_PATH)
-            {
-                return (int)found;
+                return r;
             }
         }
         return readValue(t, segments, tag, key, keyOffset, keyLength, dst, dstOffset, c);
