@@ -18,12 +18,12 @@ import io.agni.store.index.IndexTable;
  */
 final class Compactor
 {
-    private final Shard shard;
+    private final ShardStorage shard;
     private final Arena arena;
     private final long seed;
     private final EntryCursor moveCursor = new EntryCursor();
 
-    Compactor(final Shard shard, final Arena arena, final long seed)
+    Compactor(final ShardStorage shard, final Arena arena, final long seed)
     {
         this.shard = shard;
         this.arena = arena;

@@ -5,14 +5,12 @@ import io.agni.api.CapacityExceededException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
-import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
 import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
 import io.agni.store.memory.OffHeapMemory;
-import io.agni.store.scan.GlobMatcher;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochClock;
@@ -22,8 +20,9 @@ import java.util.List;
 import java.util.concurrent.locks.StampedLock;
 
 /**
- * One shard: an index table and an arena behind one {@link StampedLock}. Implements the per-operation storage and
- * locking protocol of docs/architecture.md ("Operations").
+ * One shard: its {@link ShardStorage} (index table, arena, counts) behind one {@link StampedLock}. Implements the
+ * per-operation storage and locking protocol of docs/architecture.md ("Operations"); the storage does the work once
+ * the lock is held.
  *
  * <h2>Concurrency</h2>
  * Writers take the write lock. Readers first try an optimistic stamp: they load the table and segment array into
@@ -37,16 +36,8 @@ import java.util.concurrent.locks.StampedLock;
  * Expired entries are invisible: reads treat them as absent; a write or a read that meets one removes it
  * (counted in {@link #expiredCount()}); {@link #sweep} removes them in bounded steps.
  */
-public final class Shard
+public final class Shard extends ShardStorage
 {
-    /**
-     * Lookup result: the key is not in the table.
-     */
-    public static final int ABSENT = -1;
-    /**
-     * Lookup result: an optimistic read saw memory mid-change.
-     */
-    public static final int INCONSISTENT = -2;
     /**
      * Read result: the key is present but expired.
      */
@@ -55,8 +46,6 @@ public final class Shard
      * Read result: the caller's buffer is too small and cannot grow.
      */
     public static final int TOO_SMALL = -4;
-
-    private static final int INITIAL_SLOTS = 16;
 
     /**
      * How often a reader retries optimistically (spinning while a writer holds the lock) before it takes the read
@@ -71,17 +60,6 @@ public final class Shard
     private static final int WRITE_SPINS = 128;
 
     private final StampedLock lock = new StampedLock();
-    private final OffHeapMemory memory;
-    private final EpochClock clock;
-    private final long seed;
-    private final Arena arena;
-    private final Compactor compactor;
-    private IndexTable table;
-    private int count;
-    private int expiring;
-    private long expired;
-    private long rejected;
-    private int sweepCursor;
 
     /**
      * An empty shard.
@@ -93,12 +71,7 @@ public final class Shard
      */
     public Shard(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {
-        this.memory = memory;
-        this.clock = clock;
-        this.seed = seed;
-        this.arena = new Arena(memory);
-        this.table = newTable(INITIAL_SLOTS);
-        this.compactor = new Compactor(this, arena, seed);
+        super(memory, clock, seed);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -430,47 +403,6 @@ public final class Shard
         return count;
     }
 
-    /**
-     * Probes for a key. Safe on memory that is changing: every slot and header is bounds-checked.
-     *
-     * @return the slot index with {@code e} describing the entry, {@link #ABSENT} or {@link #INCONSISTENT}.
-     */
-    static int lookup(
-        final IndexTable t, final Segment[] segments, final int tag,
-        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
-    {
-        final int mask = t.mask;
-        int i = tag & mask;
-        for (int probes = 0; probes <= mask; probes++)
-        {
-            final long slot = t.get(i);
-            if (slot == IndexLayout.EMPTY)
-            {
-                return ABSENT;
-            }
-            if (IndexLayout.tagOf(slot) == tag)
-            {
-                final int segmentId = IndexLayout.segmentOf(slot);
-                if (segmentId >= segments.length)
-                {
-                    return INCONSISTENT;
-                }
-                final Segment s = segments[segmentId];
-                if (s == null || !e.wrap(s.buffer, segmentId, IndexLayout.offsetOf(slot)))
-                {
-                    return INCONSISTENT;
-                }
-                if (e.keyEquals(key, keyOffset, keyLength))
-                {
-                    e.slotIndex = i;
-                    e.slot = slot;
-                    return i;
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        return INCONSISTENT;
-    }
 
     // ------------------------------------------------------------------------------------------------------------
     // Writes (each takes the write lock)
@@ -539,31 +471,6 @@ public final class Shard
         }
     }
 
-    private int copyPrevious(final int i, final MutableDirectBuffer previous, final int previousOffset,
-        final ThreadContext c)
-    {
-        if (i < 0)
-        {
-            return AgniStore.NOT_FOUND;
-        }
-        final EntryCursor e = c.entry;
-        if (previous == null)
-        {
-            final byte[] copy = new byte[e.valueLength];
-            e.buffer.getBytes(e.valueOffset, copy);
-            c.array = copy;
-        }
-        else
-        {
-            if (!previous.isExpandable() && (long)previousOffset + e.valueLength > previous.capacity())
-            {
-                throw new IndexOutOfBoundsException("destination too small: value length=" + e.valueLength +
-                    ", capacity=" + previous.capacity());
-            }
-            previous.putBytes(previousOffset, e.buffer, e.valueOffset, e.valueLength);
-        }
-        return e.valueLength;
-    }
 
     /**
      * Removes a key, optionally copying its value out first (getAndDelete).
@@ -899,180 +806,6 @@ public final class Shard
     }
 
     // ------------------------------------------------------------------------------------------------------------
-    // Multi-key writes: the caller holds the write lock of every shard involved.
-    // ------------------------------------------------------------------------------------------------------------
-
-    /**
-     * Finds a live key, removing it if it has expired; the caller holds the write lock.
-     *
-     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
-     */
-    public int findLocked(
-        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
-    {
-        return findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
-    }
-
-    /**
-     * Writes a copy of another entry's value and expiry time under a new key into fresh arena space, without linking
-     * it into the index (rename); the caller holds the write lock of this shard and of the source's shard, and later
-     * calls {@link #linkLocked}. When the budget refuses a segment, compacts in place, skipping
-     * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read).
-     *
-     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
-     */
-    public long copyInLocked(
-        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
-        final int sourceSegmentId)
-    {
-        final boolean hasExpiry = source.hasExpiry();
-        final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
-        if (entryLength > EntryLayout.MAX_ENTRY_LENGTH)
-        {
-            throw Limits.valueTooLarge(source.valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
-        }
-        final int length = (int)entryLength;
-        long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, sourceSegmentId))
-        {
-            location = arena.allocate(length);
-        }
-        if (location == Arena.NO_SPACE)
-        {
-            return Arena.NO_SPACE;
-        }
-        final int segmentId = Arena.segmentIdOf(location);
-        writeEntry(arena.segments()[segmentId].buffer, Arena.offsetOf(location), key, keyOffset, keyLength,
-            source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
-            hasExpiry, source.expireAt);
-        arena.onWritten(segmentId, length);
-        return location;
-    }
-
-    /**
-     * Removes a live key; the caller holds the write lock.
-     *
-     * @return whether it was present.
-     */
-    public boolean removeLocked(
-        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
-    {
-        final int i = findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
-        if (i < 0)
-        {
-            return false;
-        }
-        removeAt(i, e);
-        return true;
-    }
-
-    /**
-     * Whether a key is present and live; the caller holds the write lock.
-     *
-     * @return {@code true} if present.
-     */
-    public boolean containsLocked(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final EntryCursor e)
-    {
-        return findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e) >= 0;
-    }
-
-    /**
-     * Grows the table so that {@code newKeys} more keys fit; the caller holds the write lock.
-     *
-     * @throws CapacityExceededException if the budget refuses; nothing visible changed.
-     */
-    public void ensureRoomLocked(final int newKeys)
-    {
-        ensureRoomForNewKeys(newKeys);
-    }
-
-    /**
-     * Writes an entry with no expiry into fresh arena space without linking it into the index; the caller holds
-     * the write lock and later calls {@link #linkLocked} or {@link #abandonLocked}.
-     *
-     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
-     */
-    public long prepareLocked(
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength)
-    {
-        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
-        final long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE)
-        {
-            return Arena.NO_SPACE;
-        }
-        final int segmentId = Arena.segmentIdOf(location);
-        final int offset = Arena.offsetOf(location);
-        final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
-        int p = EntryLayout.writeHeader(buffer, offset, false, 0, keyLength, valueLength);
-        buffer.putBytes(p, key, keyOffset, keyLength);
-        p += keyLength;
-        buffer.putBytes(p, value, valueOffset, valueLength);
-        arena.onWritten(segmentId, length);
-        return location;
-    }
-
-    /**
-     * Drops an entry written by {@link #prepareLocked} that will not be linked.
-     */
-    public void abandonLocked(final long location, final int keyLength, final int valueLength)
-    {
-        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
-        arena.onDead(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
-    }
-
-    /**
-     * Links an entry written by {@link #prepareLocked} or {@link #copyInLocked} into the index, replacing the key's
-     * current entry.
-     *
-     * @param hasExpiry whether the new entry carries an expiry time.
-     */
-    public void linkLocked(
-        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long location,
-        final boolean hasExpiry, final EntryCursor e)
-    {
-        final int tag = IndexLayout.tag(hash);
-        final int i = findForWrite(tag, key, keyOffset, keyLength, e);
-        final long slot = IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location));
-        if (i >= 0)
-        {
-            table.put(i, slot);
-            if (e.hasExpiry())
-            {
-                expiring--;
-            }
-            arena.onDead(e.segmentId, e.offset, e.length);
-        }
-        else
-        {
-            table.insertNew(slot);
-            count++;
-        }
-        if (hasExpiry)
-        {
-            expiring++;
-        }
-    }
-
-    /**
-     * Runs compaction if garbage is high; the caller holds the write lock.
-     */
-    public void maybeCompactLocked()
-    {
-        compactor.maybeCompact();
-    }
-
-    /**
-     * Counts a write refused by the budget.
-     */
-    public void countRejectedLocked()
-    {
-        rejected++;
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
     // Whole shard
     // ------------------------------------------------------------------------------------------------------------
 
@@ -1086,44 +819,7 @@ public final class Shard
         final long stamp = acquireWrite();
         try
         {
-            if (expiring == 0)
-            {
-                return 0;
-            }
-            final long now = clock.time();
-            final IndexTable t = table;
-            final Segment[] segments = arena.segments();
-            int i = sweepCursor & t.mask;
-            int removed = 0;
-            int examined = 0;
-            final int limit = Math.min(maxSlots, t.capacity());
-            while (examined < limit && expiring > 0)
-            {
-                final long slot = t.get(i);
-                if (slot != IndexLayout.EMPTY)
-                {
-                    final Segment s = segments[IndexLayout.segmentOf(slot)];
-                    if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
-                    {
-                        throw corrupt("entry unreadable in sweep");
-                    }
-                    if (e.isExpired(now))
-                    {
-                        removeAt(i, e);
-                        expired++;
-                        removed++;
-                        continue;
-                    }
-                }
-                i = (i + 1) & t.mask;
-                examined++;
-            }
-            sweepCursor = i;
-            if (removed > 0)
-            {
-                compactor.maybeCompact();
-            }
-            return removed;
+            return sweepLocked(maxSlots, e);
         }
         finally
         {
@@ -1145,49 +841,10 @@ public final class Shard
     public long scan(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
         final ThreadContext c)
     {
-        final EntryCursor e = c.entry;
         final long stamp = lock.readLock();
         try
         {
-            final IndexTable t = table;
-            final Segment[] segments = arena.segments();
-            final long mask = t.mask;
-            final long now = clock.time();
-            long v = bucketCursor;
-            int visited = 0;
-            do
-            {
-                final int bucket = (int)(v & mask);
-                int i = bucket;
-                long slot;
-                while ((slot = t.get(i)) != IndexLayout.EMPTY)
-                {
-                    if (t.home(IndexLayout.tagOf(slot)) == bucket)
-                    {
-                        final Segment s = segments[IndexLayout.segmentOf(slot)];
-                        if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
-                        {
-                            throw corrupt("entry unreadable in scan");
-                        }
-                        if (!e.isExpired(now) &&
-                            (pattern == null || GlobMatcher.matches(pattern, e.buffer, e.keyOffset, e.keyLength)))
-                        {
-                            final byte[] k = new byte[e.keyLength];
-                            e.buffer.getBytes(e.keyOffset, k);
-                            keys.add(k);
-                        }
-                    }
-                    i = (i + 1) & t.mask;
-                }
-                v |= ~mask;
-                v = Long.reverse(v);
-                v++;
-                v = Long.reverse(v);
-                visited++;
-            }
-            while (v != 0 && visited < buckets);
-            c.scannedBuckets = visited;
-            return v;
+            return scanLocked(bucketCursor, buckets, pattern, keys, c);
         }
         finally
         {
@@ -1208,31 +865,7 @@ public final class Shard
         final long stamp = lock.readLock();
         try
         {
-            final IndexTable t = table;
-            final Segment[] segments = arena.segments();
-            final long now = clock.time();
-            final int limit = Math.min(maxSlots, t.capacity());
-            int i = startSlot & t.mask;
-            for (int examined = 0; examined < limit; examined++)
-            {
-                final long slot = t.get(i);
-                if (slot != IndexLayout.EMPTY)
-                {
-                    final Segment s = segments[IndexLayout.segmentOf(slot)];
-                    if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
-                    {
-                        throw corrupt("entry unreadable in randomKey");
-                    }
-                    if (!e.isExpired(now))
-                    {
-                        final byte[] key = new byte[e.keyLength];
-                        e.buffer.getBytes(e.keyOffset, key);
-                        return key;
-                    }
-                }
-                i = (i + 1) & t.mask;
-            }
-            return null;
+            return liveKeyLocked(startSlot, maxSlots, e);
         }
         finally
         {
@@ -1248,13 +881,7 @@ public final class Shard
         final long stamp = acquireWrite();
         try
         {
-            arena.releaseAll(false);
-            final IndexTable old = table;
-            table = newTable(INITIAL_SLOTS);
-            memory.retire(old.slots);
-            count = 0;
-            expiring = 0;
-            sweepCursor = 0;
+            clearLocked();
         }
         finally
         {
@@ -1270,10 +897,7 @@ public final class Shard
         final long stamp = acquireWrite();
         try
         {
-            arena.releaseAll(true);
-            memory.free(table.slots);
-            count = 0;
-            expiring = 0;
+            freeLocked();
         }
         finally
         {
@@ -1291,93 +915,12 @@ public final class Shard
         final long stamp = acquireWrite();
         try
         {
-            ShardIntegrity.verify(table, arena, count, expiring, seed, e, scratch);
+            verifyLocked(e, scratch);
         }
         finally
         {
             lock.unlockWrite(stamp);
         }
-    }
-
-    /**
-     * Entries in the table (racy read).
-     *
-     * @return the count.
-     */
-    public int count()
-    {
-        return count;
-    }
-
-    /**
-     * Entries with an expiry time (racy read).
-     *
-     * @return the count.
-     */
-    public int expiringCount()
-    {
-        return expiring;
-    }
-
-    /**
-     * Entries removed on expiry (racy read).
-     *
-     * @return the count.
-     */
-    public long expiredCount()
-    {
-        return expired;
-    }
-
-    /**
-     * Writes refused by the budget (racy read).
-     *
-     * @return the count.
-     */
-    public long rejectedCount()
-    {
-        return rejected;
-    }
-
-    /**
-     * Live entry bytes (racy read).
-     *
-     * @return bytes.
-     */
-    public long liveBytes()
-    {
-        return arena.liveBytes();
-    }
-
-    /**
-     * Off-heap bytes this shard holds: table plus segments (racy read).
-     *
-     * @return bytes.
-     */
-    public long heldBytes()
-    {
-        return arena.heldBytes() + table.slots.capacity();
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-    // Internals, all under the write lock
-    // ------------------------------------------------------------------------------------------------------------
-
-    private int findForWrite(
-        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
-    {
-        final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
-        if (i == INCONSISTENT)
-        {
-            throw corrupt("entry unreadable under the write lock");
-        }
-        if (i >= 0 && e.hasExpiry() && e.expireAt <= clock.time())
-        {
-            removeAt(i, e);
-            expired++;
-            return ABSENT;
-        }
-        return i;
     }
 
     private void expireIfDue(
@@ -1392,232 +935,5 @@ public final class Shard
         {
             lock.unlockWrite(stamp);
         }
-    }
-
-    private void removeAt(final int i, final EntryCursor e)
-    {
-        table.removeAt(i);
-        count--;
-        if (e.hasExpiry())
-        {
-            expiring--;
-        }
-        arena.onDead(e.segmentId, e.offset, e.length);
-    }
-
-    private void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry,
-        final long expireAt, final EntryCursor fresh)
-    {
-        put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
-            hasExpiry, expireAt, fresh);
-    }
-
-    private void put(
-        final int tag, final int i, final EntryCursor old,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value1, final int offset1, final int length1,
-        final DirectBuffer value2, final int offset2, final int length2,
-        final boolean hasExpiry, final long expireAt, final EntryCursor fresh)
-    {
-        put(tag, i, old, key, keyOffset, keyLength, value1, offset1, length1, 0, value2, offset2, length2,
-            hasExpiry, expireAt);
-    }
-
-    /**
-     * Writes a new version of an entry (key, then value part 1, {@code gap} zero bytes and value part 2) and points
-     * the index at it: in place when the length is unchanged, else in fresh arena space. Any capacity failure
-     * happens before anything visible changes.
-     */
-    private void put(
-        final int tag, final int i, final EntryCursor old,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value1, final int offset1, final int length1, final int gap,
-        final DirectBuffer value2, final int offset2, final int length2,
-        final boolean hasExpiry, final long expireAt)
-    {
-        final int valueLength = length1 + gap + length2;
-        final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
-        if (i >= 0 && old.valueLength == valueLength && old.hasExpiry() == hasExpiry)
-        {
-            // Same key, same expiry flag and same value length, hence the same header: only the value (and the
-            // expiry time) change, so the header and key bytes stay as they are. (The same padded length alone
-            // would not do: values of 100 and 101 bytes pad to the same entry length.)
-            if (hasExpiry)
-            {
-                EntryLayout.putExpireAt(old.buffer, old.offset, expireAt);
-            }
-            copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
-            return;
-        }
-        if (i >= 0 && old.length == length &&
-            old.keyOffset - old.offset == EntryLayout.headerLength(keyLength, valueLength, hasExpiry) &&
-            (old.buffer != key || old.keyOffset == keyOffset))
-        {
-            // Same padded length and the same header length, so the key and value start where they did: a value
-            // read from this entry (APPEND, SETRANGE) is copied onto itself, never shifted over its own bytes.
-            writeEntry(old.buffer, old.offset, key, keyOffset, keyLength,
-                value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
-            if (old.hasExpiry() != hasExpiry)
-            {
-                expiring += hasExpiry ? 1 : -1;
-            }
-            return;
-        }
-        if (i < 0)
-        {
-            ensureRoomForNewKeys(1);
-        }
-        long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, i >= 0 ? old.segmentId : 0))
-        {
-            location = arena.allocate(length);
-        }
-        if (location == Arena.NO_SPACE)
-        {
-            rejected++;
-            throw capacityExceeded(length);
-        }
-        final int segmentId = Arena.segmentIdOf(location);
-        final int offset = Arena.offsetOf(location);
-        writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
-            value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
-        arena.onWritten(segmentId, length);
-        final long slot = IndexLayout.slot(tag, segmentId, offset);
-        if (i >= 0)
-        {
-            table.put(i, slot);
-            if (old.hasExpiry())
-            {
-                expiring--;
-            }
-            arena.onDead(old.segmentId, old.offset, old.length);
-        }
-        else
-        {
-            table.insertNew(slot);
-            count++;
-        }
-        if (hasExpiry)
-        {
-            expiring++;
-        }
-        compactor.maybeCompact();
-    }
-
-    private static void copyValue(
-        final UnsafeBuffer buffer, final int at,
-        final DirectBuffer value1, final int offset1, final int length1, final int gap,
-        final DirectBuffer value2, final int offset2, final int length2)
-    {
-        if (buffer != value1 || at != offset1)
-        {
-            buffer.putBytes(at, value1, offset1, length1);
-        }
-        if (gap > 0)
-        {
-            buffer.setMemory(at + length1, gap, (byte)0);
-        }
-        if (length2 > 0)
-        {
-            buffer.putBytes(at + length1 + gap, value2, offset2, length2);
-        }
-    }
-
-    private static void writeEntry(
-        final UnsafeBuffer buffer, final int offset,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value1, final int offset1, final int length1, final int gap,
-        final DirectBuffer value2, final int offset2, final int length2,
-        final boolean hasExpiry, final long expireAt)
-    {
-        int p = EntryLayout.writeHeader(buffer, offset, hasExpiry, expireAt, keyLength, length1 + gap + length2);
-        if (buffer != key || p != keyOffset)
-        {
-            buffer.putBytes(p, key, keyOffset, keyLength);
-        }
-        p += keyLength;
-        if (buffer != value1 || p != offset1)
-        {
-            buffer.putBytes(p, value1, offset1, length1);
-        }
-        p += length1;
-        if (gap > 0)
-        {
-            buffer.setMemory(p, gap, (byte)0);
-            p += gap;
-        }
-        if (length2 > 0)
-        {
-            buffer.putBytes(p, value2, offset2, length2);
-        }
-    }
-
-    private void ensureRoomForNewKeys(final int newKeys)
-    {
-        final long needed = (long)count + newKeys;
-        int capacity = table.capacity();
-        if (needed * 4 <= (long)capacity * 3)
-        {
-            return;
-        }
-        while (needed * 4 > (long)capacity * 3)
-        {
-            capacity <<= 1;
-            if (capacity > IndexLayout.MAX_SLOTS || capacity <= 0)
-            {
-                rejected++;
-                throw new CapacityExceededException("shard index full: entries=" + count +
-                    ", max slots per shard=" + IndexLayout.MAX_SLOTS + "; use more shards");
-            }
-        }
-        final UnsafeBuffer buffer = memory.allocate(capacity * IndexLayout.SLOT_BYTES);
-        if (buffer == null)
-        {
-            rejected++;
-            throw capacityExceeded((long)capacity * IndexLayout.SLOT_BYTES);
-        }
-        final IndexTable grown = new IndexTable(buffer, capacity);
-        final IndexTable old = table;
-        for (int j = 0; j <= old.mask; j++)
-        {
-            final long slot = old.get(j);
-            if (slot != IndexLayout.EMPTY)
-            {
-                grown.insertNew(slot);
-            }
-        }
-        table = grown;
-        memory.retire(old.slots);
-    }
-
-    private IndexTable newTable(final int slots)
-    {
-        final UnsafeBuffer buffer = memory.allocate(slots * IndexLayout.SLOT_BYTES);
-        if (buffer == null)
-        {
-            throw capacityExceeded((long)slots * IndexLayout.SLOT_BYTES);
-        }
-        return new IndexTable(buffer, slots);
-    }
-
-    private CapacityExceededException capacityExceeded(final long requested)
-    {
-        return new CapacityExceededException("memory budget exceeded: requested=" + requested + ", held=" +
-            memory.budget().reserved() + ", budget=" + memory.budget().limit());
-    }
-
-    /**
-     * The current index table; the caller holds the write lock (for {@link Compactor}).
-     *
-     * @return the table.
-     */
-    IndexTable table()
-    {
-        return table;
-    }
-
-    static IllegalStateException corrupt(final String what)
-    {
-        return new IllegalStateException("agni shard corrupt: " + what);
     }
 }
