@@ -249,25 +249,7 @@ abstract class ShardStorage
     {
         final int tag = IndexLayout.tag(hash);
         final int i = findForWrite(tag, key, keyOffset, keyLength, e);
-        final long slot = IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location));
-        if (i >= 0)
-        {
-            table.put(i, slot);
-            if (e.hasExpiry())
-            {
-                expiring--;
-            }
-            arena.onDead(e.segmentId, e.offset, e.length);
-        }
-        else
-        {
-            table.insertNew(slot);
-            count++;
-        }
-        if (hasExpiry)
-        {
-            expiring++;
-        }
+        link(i, IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location)), e, hasExpiry);
     }
 
     /**
@@ -690,7 +672,16 @@ abstract class ShardStorage
         writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
             value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
-        final long slot = IndexLayout.slot(tag, segmentId, offset);
+        link(i, IndexLayout.slot(tag, segmentId, offset), old, hasExpiry);
+        compactor.maybeCompact();
+    }
+
+    /**
+     * Points slot {@code i} at a newly written entry in place of the one {@code old} describes, counting the old
+     * entry's bytes dead, or, when {@code i} is negative, inserts the slot for a new key.
+     */
+    private void link(final int i, final long slot, final EntryCursor old, final boolean hasExpiry)
+    {
         if (i >= 0)
         {
             table.put(i, slot);
@@ -709,7 +700,6 @@ abstract class ShardStorage
         {
             expiring++;
         }
-        compactor.maybeCompact();
     }
 
     private static void copyValue(
