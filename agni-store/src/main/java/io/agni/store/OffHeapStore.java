@@ -29,9 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The in-process {@link AgniStore}: entries live off-heap in Agrona buffers, split over a power-of-two number of
@@ -57,12 +55,10 @@ public final class OffHeapStore implements AgniStore
 
     private static final Logger LOG = LoggerFactory.getLogger(OffHeapStore.class);
     private static final AtomicInteger STORE_IDS = new AtomicInteger();
-    private static final int SWEEP_SLOTS_PER_STEP = 256;
     /**
      * A key's shard comes from hash bits 48 to 63 (at most 2^16 shards), its index slot from the low bits.
      */
     private static final int SHARD_HASH_SHIFT = 48;
-    private static final int SWEEP_STEPS_PER_TICK = 16;
     /**
      * randomKey's quick tries: shards sampled, and slots probed in each, before it walks every table.
      */
@@ -79,7 +75,7 @@ public final class OffHeapStore implements AgniStore
     private final int maxKeyLength;
     private final int maxValueLength;
     private final OperationGate gate;
-    private final Thread sweeper;
+    private final ExpirySweeper sweeper;
     private final String name;
 
     OffHeapStore(final StoreConfig config)
@@ -116,9 +112,7 @@ public final class OffHeapStore implements AgniStore
         }
         if (config.expirySweepIntervalMs() > 0)
         {
-            sweeper = new Thread(this::sweepLoop, name + " expiry sweep");
-            sweeper.setDaemon(true);
-            sweeper.start();
+            sweeper = new ExpirySweeper(shards, gate, config.expirySweepIntervalMs(), name);
         }
         else
         {
@@ -210,7 +204,6 @@ public final class OffHeapStore implements AgniStore
     @Override
     public List<byte[]> getAll(final List<byte[]> keys)
     {
-        final int n = keys.size();
         for (final byte[] key : keys)
         {
             checkKey(key.length);
@@ -218,46 +211,7 @@ public final class OffHeapStore implements AgniStore
         final ThreadContext c = gate.enter();
         try
         {
-            final UnsafeBuffer[] wrapped = new UnsafeBuffer[n];
-            final long[] hashes = new long[n];
-            final int[] involved = new int[n];
-            for (int i = 0; i < n; i++)
-            {
-                wrapped[i] = new UnsafeBuffer(keys.get(i));
-                hashes[i] = hash(wrapped[i], 0, wrapped[i].capacity());
-                involved[i] = shardIndex(hashes[i]);
-            }
-            final int[] order = distinctSorted(involved);
-            final long[] stamps = new long[order.length];
-            for (int j = 0; j < order.length; j++)
-            {
-                stamps[j] = shards[order[j]].lockRead();
-            }
-            final List<byte[]> values = new ArrayList<>(n);
-            try
-            {
-                for (int i = 0; i < n; i++)
-                {
-                    final byte[] v = shards[involved[i]].getLocked(hashes[i], wrapped[i], 0, wrapped[i].capacity(), c);
-                    if (v != null)
-                    {
-                        c.hits++;
-                    }
-                    else
-                    {
-                        c.misses++;
-                    }
-                    values.add(v);
-                }
-            }
-            finally
-            {
-                for (int j = order.length - 1; j >= 0; j--)
-                {
-                    shards[order[j]].unlockRead(stamps[j]);
-                }
-            }
-            return values;
+            return MultiGet.run(this, keys, c);
         }
         finally
         {
@@ -1156,15 +1110,7 @@ public final class OffHeapStore implements AgniStore
         }
         if (sweeper != null)
         {
-            LockSupport.unpark(sweeper);
-            try
-            {
-                sweeper.join(TimeUnit.SECONDS.toMillis(10));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
+            sweeper.stop();
         }
         for (final Shard s : shards)
         {
@@ -1318,45 +1264,6 @@ public final class OffHeapStore implements AgniStore
         if (EntryLayout.length(keyLength, valueLength, true) > EntryLayout.MAX_ENTRY_LENGTH)
         {
             throw Limits.valueTooLarge(valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
-        }
-    }
-
-    private void sweepLoop()
-    {
-        final long intervalNanos = TimeUnit.MILLISECONDS.toNanos(config.expirySweepIntervalMs());
-        while (!gate.isClosed())
-        {
-            LockSupport.parkNanos(this, intervalNanos);
-            final ThreadContext c;
-            try
-            {
-                c = gate.enter();
-            }
-            catch (final StoreClosedException ex)
-            {
-                return;
-            }
-            try
-            {
-                for (final Shard s : shards)
-                {
-                    int steps = 0;
-                    while (s.sweep(SWEEP_SLOTS_PER_STEP, c.entry) > SWEEP_SLOTS_PER_STEP / 4 &&
-                        ++steps < SWEEP_STEPS_PER_TICK && !gate.isClosed())
-                    {
-                        Thread.onSpinWait();
-                    }
-                }
-            }
-            catch (final RuntimeException ex)
-            {
-                LOG.warn("{}: expiry sweep failed; it stops", name, ex);
-                return;
-            }
-            finally
-            {
-                gate.exit(c);
-            }
         }
     }
 

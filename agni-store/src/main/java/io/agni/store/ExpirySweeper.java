@@ -1,0 +1,114 @@
+package io.agni.store;
+
+import io.agni.api.StoreClosedException;
+import io.agni.store.shard.Shard;
+import io.agni.store.shard.ThreadContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The active expiry sweep of one store (docs/architecture.md, "Expiry"): a daemon thread that wakes every interval
+ * and walks each shard's table in steps of {@value #SLOTS_PER_STEP} slots, running up to
+ * {@value #STEPS_PER_TICK} steps per shard while more than a quarter of the slots examined held expired entries.
+ *
+ * <h2>Concurrency</h2>
+ * The thread enters the store's {@link OperationGate} for each tick like any operation, so {@code close()} waits
+ * for a tick in progress; it leaves when it finds the gate closed. {@link #stop()} is for the closing thread.
+ */
+final class ExpirySweeper
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ExpirySweeper.class);
+
+    /**
+     * Slots one step examines under a shard's write lock.
+     */
+    static final int SLOTS_PER_STEP = 256;
+
+    /**
+     * Steps per shard per tick at most, while steps keep finding many expired entries.
+     */
+    static final int STEPS_PER_TICK = 16;
+
+    private final Shard[] shards;
+    private final OperationGate gate;
+    private final long intervalNanos;
+    private final String name;
+    private final Thread thread;
+
+    /**
+     * Starts the sweep thread.
+     *
+     * @param shards     the store's shards.
+     * @param gate       the store's gate.
+     * @param intervalMs milliseconds between ticks, at least 1.
+     * @param name       the store's name, for the thread name and the log.
+     */
+    ExpirySweeper(final Shard[] shards, final OperationGate gate, final long intervalMs, final String name)
+    {
+        this.shards = shards;
+        this.gate = gate;
+        this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMs);
+        this.name = name;
+        this.thread = new Thread(this::run, name + " expiry sweep");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /**
+     * Wakes the thread and waits up to ten seconds for it to end. The gate must be closed already. The closing
+     * thread.
+     */
+    void stop()
+    {
+        LockSupport.unpark(thread);
+        try
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run()
+    {
+        while (!gate.isClosed())
+        {
+            LockSupport.parkNanos(this, intervalNanos);
+            final ThreadContext c;
+            try
+            {
+                c = gate.enter();
+            }
+            catch (final StoreClosedException ex)
+            {
+                return;
+            }
+            try
+            {
+                for (final Shard s : shards)
+                {
+                    int steps = 0;
+                    while (s.sweep(SLOTS_PER_STEP, c.entry) > SLOTS_PER_STEP / 4 &&
+                        ++steps < STEPS_PER_TICK && !gate.isClosed())
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("{}: expiry sweep failed; it stops", name, ex);
+                return;
+            }
+            finally
+            {
+                gate.exit(c);
+            }
+        }
+    }
+}
