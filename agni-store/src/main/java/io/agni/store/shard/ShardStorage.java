@@ -750,7 +750,7 @@ abstract class ShardStorage
         }
     }
 
-    void ensureRoomForNewKeys(final int newKeys)
+    private void ensureRoomForNewKeys(final int newKeys)
     {
         final long needed = (long)count + newKeys;
         int capacity = table.capacity();
@@ -788,7 +788,7 @@ abstract class ShardStorage
         memory.retire(old.slots);
     }
 
-    IndexTable newTable(final int slots)
+    private IndexTable newTable(final int slots)
     {
         final UnsafeBuffer buffer = memory.allocate(slots * IndexLayout.SLOT_BYTES);
         if (buffer == null)
@@ -798,7 +798,7 @@ abstract class ShardStorage
         return new IndexTable(buffer, slots);
     }
 
-    CapacityExceededException capacityExceeded(final long requested)
+    private CapacityExceededException capacityExceeded(final long requested)
     {
         return new CapacityExceededException("memory budget exceeded: requested=" + requested + ", held=" +
             memory.budget().reserved() + ", budget=" + memory.budget().limit());
