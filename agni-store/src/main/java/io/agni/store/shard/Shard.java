@@ -461,8 +461,7 @@ public final class Shard extends ShardStorage
                 }
                 return result;
             }
-            put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0, hasExpiry, at,
-                c.fresh);
+            put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0, hasExpiry, at);
             return result;
         }
         finally
@@ -530,7 +529,7 @@ public final class Shard extends ShardStorage
             {
                 if (e.hasExpiry())
                 {
-                    rewrite(tag, i, e, false, 0, c.fresh);
+                    rewrite(tag, i, e, false, 0);
                 }
             }
             else if (expireAt <= clock.time())
@@ -543,7 +542,7 @@ public final class Shard extends ShardStorage
             }
             else
             {
-                rewrite(tag, i, e, true, expireAt, c.fresh);
+                rewrite(tag, i, e, true, expireAt);
             }
             return result;
         }
@@ -609,7 +608,7 @@ public final class Shard extends ShardStorage
             }
             else
             {
-                rewrite(tag, i, e, true, expireAt, c.fresh);
+                rewrite(tag, i, e, true, expireAt);
             }
             return true;
         }
@@ -637,7 +636,7 @@ public final class Shard extends ShardStorage
             {
                 return false;
             }
-            rewrite(tag, i, e, false, 0, c.fresh);
+            rewrite(tag, i, e, false, 0);
             return true;
         }
         finally
@@ -671,7 +670,7 @@ public final class Shard extends ShardStorage
             final int length = DecimalLong.format(next, digits);
             final boolean hasExpiry = i >= 0 && e.hasExpiry();
             put(tag, i, e, key, keyOffset, keyLength, digits, 0, length, null, 0, 0, hasExpiry,
-                hasExpiry ? e.expireAt : 0, c.fresh);
+                hasExpiry ? e.expireAt : 0);
             return next;
         }
         finally
@@ -710,12 +709,11 @@ public final class Shard extends ShardStorage
             if (i >= 0)
             {
                 put(tag, i, e, key, keyOffset, keyLength, e.buffer, e.valueOffset, oldLength,
-                    value, valueOffset, valueLength, hasExpiry, e.expireAt, c.fresh);
+                    value, valueOffset, valueLength, hasExpiry, e.expireAt);
             }
             else
             {
-                put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0, false, 0,
-                    c.fresh);
+                put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0, false, 0);
             }
             return newLength;
         }

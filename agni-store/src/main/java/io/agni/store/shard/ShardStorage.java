@@ -591,11 +591,10 @@ abstract class ShardStorage
     /**
      * Writes the entry {@code e} describes again with a new expiry flag and time.
      */
-    void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry,
-        final long expireAt, final EntryCursor fresh)
+    void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry, final long expireAt)
     {
         put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
-            hasExpiry, expireAt, fresh);
+            hasExpiry, expireAt);
     }
 
     /**
@@ -607,7 +606,7 @@ abstract class ShardStorage
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value1, final int offset1, final int length1,
         final DirectBuffer value2, final int offset2, final int length2,
-        final boolean hasExpiry, final long expireAt, final EntryCursor fresh)
+        final boolean hasExpiry, final long expireAt)
     {
         put(tag, i, old, key, keyOffset, keyLength, value1, offset1, length1, 0, value2, offset2, length2,
             hasExpiry, expireAt);
