@@ -23,7 +23,8 @@ import java.nio.ByteOrder;
  * segment's capacity before use, and an impossible state returns {@link Shard#INCONSISTENT}; the caller validates
  * the stamp before trusting any result (docs/architecture.md, "Reads").
  * <p>
- * A key of 8 to 16 bytes is compared as two overlapping 8-byte words read once before the probe loop.
+ * A key of 8 to 16 bytes is compared as two overlapping 8-byte words read once before the probe loop; a key of 128
+ * bytes or more cannot have a small header and goes to the general path at once.
  */
 final class FastRead
 {
@@ -32,10 +33,19 @@ final class FastRead
      */
     static final int SLOW_PATH = -5;
 
-    private static final int NO_MATCH = -6;
-
     private static final int SMALL_LENGTH_LIMIT = 0x80;
     private static final int SMALL_HEADER_LENGTH = 3;
+
+    /**
+     * The header bits that an entry of the common shape has in a fixed state: the flags byte (zero), the key
+     * length byte (the key's length, below 128) and the top bit of the value length byte (zero, so below 128).
+     */
+    private static final long SMALL_HEADER_MASK = 0x80_FF_FFL;
+
+    /**
+     * The header bits of which any one set means the entry is not of the common shape.
+     */
+    private static final long NOT_SMALL_MASK = 0x80_80_FFL;
 
     private FastRead()
     {
@@ -52,9 +62,14 @@ final class FastRead
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final MutableDirectBuffer dst, final int dstOffset)
     {
+        if (keyLength >= SMALL_LENGTH_LIMIT)
+        {
+            return SLOW_PATH;
+        }
         final boolean wordKey = keyLength >= Long.BYTES && keyLength <= 2 * Long.BYTES;
         final long head = wordKey ? key.getLong(keyOffset) : 0;
         final long tail = wordKey ? key.getLong(keyOffset + keyLength - Long.BYTES) : 0;
+        final long smallHeader = (long)keyLength << 8;
         final UnsafeBuffer slots = table.slots;
         final int mask = table.mask;
         int i = tag & mask;
@@ -67,69 +82,52 @@ final class FastRead
             }
             if (IndexLayout.tagOf(slot) == tag)
             {
-                final int result = match(slot, segments, key, keyOffset, keyLength, wordKey, head, tail, dst, dstOffset);
-                if (result != NO_MATCH)
+                final int segmentId = IndexLayout.segmentOf(slot);
+                if (segmentId >= segments.length)
                 {
-                    return result;
+                    return Shard.INCONSISTENT;
+                }
+                final Segment segment = segments[segmentId];
+                if (segment == null)
+                {
+                    return Shard.INCONSISTENT;
+                }
+                final UnsafeBuffer buffer = segment.buffer;
+                final int capacity = buffer.capacity();
+                final int at = IndexLayout.offsetOf(slot);
+                if (at > capacity - Long.BYTES)
+                {
+                    return SLOW_PATH;
+                }
+                final long header = buffer.getLong(at, ByteOrder.LITTLE_ENDIAN);
+                if ((header & SMALL_HEADER_MASK) == smallHeader)
+                {
+                    final int keyAt = at + SMALL_HEADER_LENGTH;
+                    final int valueAt = keyAt + keyLength;
+                    final int valueLength = (int)(header >>> 16) & 0xFF;
+                    if (valueAt + valueLength > capacity)
+                    {
+                        return Shard.INCONSISTENT;
+                    }
+                    if (wordKey ?
+                        buffer.getLong(keyAt) == head && buffer.getLong(valueAt - Long.BYTES) == tail :
+                        EntryCursor.bytesEqual(buffer, keyAt, key, keyOffset, keyLength))
+                    {
+                        if (!dst.isExpandable() && (long)dstOffset + valueLength > dst.capacity())
+                        {
+                            return SLOW_PATH;
+                        }
+                        dst.putBytes(dstOffset, buffer, valueAt, valueLength);
+                        return valueLength;
+                    }
+                }
+                else if ((header & NOT_SMALL_MASK) != 0)
+                {
+                    return SLOW_PATH;
                 }
             }
             i = (i + 1) & mask;
         }
         return Shard.INCONSISTENT;
-    }
-
-    private static int match(
-        final long slot, final Segment[] segments,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final boolean wordKey, final long head, final long tail,
-        final MutableDirectBuffer dst, final int dstOffset)
-    {
-        final int segmentId = IndexLayout.segmentOf(slot);
-        if (segmentId >= segments.length)
-        {
-            return Shard.INCONSISTENT;
-        }
-        final Segment segment = segments[segmentId];
-        if (segment == null)
-        {
-            return Shard.INCONSISTENT;
-        }
-        final UnsafeBuffer buffer = segment.buffer;
-        final int capacity = buffer.capacity();
-        final int at = IndexLayout.offsetOf(slot);
-        if (at > capacity - Long.BYTES)
-        {
-            return SLOW_PATH;
-        }
-        final long header = buffer.getLong(at, ByteOrder.LITTLE_ENDIAN);
-        final int entryKeyLength = (int)(header >>> 8) & 0xFF;
-        final int valueLength = (int)(header >>> 16) & 0xFF;
-        if ((header & 0xFF) != 0 || entryKeyLength >= SMALL_LENGTH_LIMIT || valueLength >= SMALL_LENGTH_LIMIT)
-        {
-            return SLOW_PATH;
-        }
-        if (entryKeyLength != keyLength)
-        {
-            return NO_MATCH;
-        }
-        final int keyAt = at + SMALL_HEADER_LENGTH;
-        final int valueAt = keyAt + keyLength;
-        if (valueAt + valueLength > capacity)
-        {
-            return Shard.INCONSISTENT;
-        }
-        final boolean equal = wordKey ?
-            buffer.getLong(keyAt) == head && buffer.getLong(keyAt + keyLength - Long.BYTES) == tail :
-            EntryCursor.bytesEqual(buffer, keyAt, key, keyOffset, keyLength);
-        if (!equal)
-        {
-            return NO_MATCH;
-        }
-        if (!dst.isExpandable() && (long)dstOffset + valueLength > dst.capacity())
-        {
-            return SLOW_PATH;
-        }
-        dst.putBytes(dstOffset, buffer, valueAt, valueLength);
-        return valueLength;
     }
 }

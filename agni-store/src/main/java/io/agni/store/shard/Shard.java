@@ -136,6 +136,9 @@ public final class Shard extends ShardStorage
     /**
      * Copies a key's value into {@code dst}, or into a new array left in {@code c} when {@code dst} is null.
      * Any thread.
+     * <p>
+     * The common case, a zero-copy read of an entry of the common shape ({@link FastRead}) that no writer
+     * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #getRetrying}.
      *
      * @return the value's length or {@link AgniStore#NOT_FOUND}.
      */
@@ -144,13 +147,29 @@ public final class Shard extends ShardStorage
         final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
     {
         final int tag = IndexLayout.tag(hash);
+        if (dst != null)
+        {
+            final long stamp = lock.tryOptimisticRead();
+            final int r = FastRead.readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset);
+            if ((r >= 0 || r == ABSENT) && lock.validate(stamp))
+            {
+                return r;
+            }
+        }
+        return getRetrying(tag, key, keyOffset, keyLength, dst, dstOffset, c);
+    }
+
+    private int getRetrying(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
         int r;
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
         {
             final long stamp = lock.tryOptimisticRead();
             if (stamp != 0)
             {
-                r = readOptimistic(tag, key, keyOffset, keyLength, dst, dstOffset, c);
+                r = readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, c);
                 if (r != INCONSISTENT && lock.validate(stamp))
                 {
                     return finishRead(r, tag, key, keyOffset, keyLength, c);
@@ -172,23 +191,6 @@ public final class Shard extends ShardStorage
             throw corrupt("entry unreadable under the read lock");
         }
         return finishRead(r, tag, key, keyOffset, keyLength, c);
-    }
-
-    private int readOptimistic(
-        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        final IndexTable t = table;
-        final Segment[] segments = arena.segments();
-        if (dst != null)
-        {
-            final int r = FastRead.readValue(t, segments, tag, key, keyOffset, keyLength, dst, dstOffset);
-            if (r != FastRead.SLOW_PATH)
-            {
-                return r;
-            }
-        }
-        return readValue(t, segments, tag, key, keyOffset, keyLength, dst, dstOffset, c);
     }
 
     /**
