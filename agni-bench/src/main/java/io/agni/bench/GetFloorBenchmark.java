@@ -19,7 +19,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.ThreadParams;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -166,28 +165,6 @@ public class GetFloorBenchmark
     }
 
     /**
-     * Per-thread state, as in {@link StoreBenchmark}.
-     */
-    @State(Scope.Thread)
-    public static class PerThread
-    {
-        Rng rng;
-        ExpandableDirectByteBuffer dst;
-
-        /**
-         * Seeds the thread's random source from its index.
-         *
-         * @param params JMH's thread parameters.
-         */
-        @Setup(Level.Trial)
-        public void setUp(final ThreadParams params)
-        {
-            rng = new Rng(0x5eed_0000L + params.getThreadIndex());
-            dst = new ExpandableDirectByteBuffer(2 * VALUE_LENGTH);
-        }
-    }
-
-    /**
      * Builds the table and checks that every layer finds every key.
      */
     @Setup(Level.Trial)
@@ -247,7 +224,7 @@ public class GetFloorBenchmark
      * @return the value's length.
      */
     @Benchmark
-    public int floor(final PerThread thread)
+    public int floor(final StoreBenchmark.PerThread thread)
     {
         return read(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst);
     }
@@ -259,7 +236,7 @@ public class GetFloorBenchmark
      * @return the value's length.
      */
     @Benchmark
-    public int stamp(final PerThread thread)
+    public int stamp(final StoreBenchmark.PerThread thread)
     {
         return stamped(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst);
     }
@@ -271,7 +248,7 @@ public class GetFloorBenchmark
      * @return the value's length.
      */
     @Benchmark
-    public int gate(final PerThread thread)
+    public int gate(final StoreBenchmark.PerThread thread)
     {
         return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, false);
     }
@@ -283,7 +260,7 @@ public class GetFloorBenchmark
      * @return the value's length.
      */
     @Benchmark
-    public int objects(final PerThread thread)
+    public int objects(final StoreBenchmark.PerThread thread)
     {
         return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, true);
     }
