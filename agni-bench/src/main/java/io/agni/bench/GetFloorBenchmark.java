@@ -41,6 +41,12 @@ import java.util.concurrent.locks.StampedLock;
  *     <li>{@link #objects}: the gate and stamp around a read that reaches its memory the way a shard does (shard
  *     array, shard, table, slot buffer; arena, segment array, segment, segment buffer) with the checks an
  *     optimistic read needs (segment id, segment present, offsets against the capacity, a bounded probe).</li>
+ *     <li>{@link #flat}: as {@code objects}, but the shard holds its slot buffer (the mask follows from its
+ *     capacity) and an array of its segments' buffers itself: two hops fewer on the way to a slot and one fewer on
+ *     the way to an entry.</li>
+ *     <li>{@link #first}: as {@code flat}, with the first segment's buffer in a shard field, so that the entry's
+ *     buffer is loaded beside the slot, not after it (what a shard holding its single segment directly would
+ *     do).</li>
  * </ol>
  * None of these is a store (nothing writes after setup); compare them with {@code StoreBenchmark.getHit} for
  * {@code agni-zc} and {@code chm} in the same interleaved run (docs/benchmarks.md, "The floor of an off-heap GET").
@@ -103,6 +109,7 @@ public class GetFloorBenchmark
     private int mask;
     private ShardShape[] shards;
     private int shardMask;
+    private FlatShape[] flatShards;
 
     /**
      * The thread-local part of the gate.
@@ -121,6 +128,17 @@ public class GetFloorBenchmark
         final StampedLock lock = new StampedLock();
         TableShape table;
         ArenaShape arena;
+    }
+
+    /**
+     * A shard that holds its slot buffer and its segment buffers itself, and its first segment's buffer in a field.
+     */
+    static final class FlatShape
+    {
+        final StampedLock lock = new StampedLock();
+        UnsafeBuffer slots;
+        UnsafeBuffer[] buffers;
+        UnsafeBuffer first;
     }
 
     /**
@@ -202,6 +220,11 @@ public class GetFloorBenchmark
         shard.arena = new ArenaShape();
         shard.arena.segments = new SegmentShape[] {new SegmentShape(arena)};
         shards = new ShardShape[] {shard};
+        final FlatShape flat = new FlatShape();
+        flat.slots = slots;
+        flat.buffers = new UnsafeBuffer[] {arena};
+        flat.first = arena;
+        flatShards = new FlatShape[] {flat};
         shardMask = shards.length - 1;
 
         final ExpandableDirectByteBuffer check = new ExpandableDirectByteBuffer(2 * VALUE_LENGTH);
@@ -210,7 +233,9 @@ public class GetFloorBenchmark
             final int offset = keys.offset(n);
             if (read(keyBuffer, offset, check) != VALUE_LENGTH || stamped(keyBuffer, offset, check) != VALUE_LENGTH ||
                 gated(keyBuffer, offset, check, false) != VALUE_LENGTH ||
-                gated(keyBuffer, offset, check, true) != VALUE_LENGTH || check.getByte(VALUE_LENGTH - 1) != 42)
+                gated(keyBuffer, offset, check, true) != VALUE_LENGTH || check.getByte(VALUE_LENGTH - 1) != 42 ||
+                flatGated(keyBuffer, offset, check, false) != VALUE_LENGTH ||
+                flatGated(keyBuffer, offset, check, true) != VALUE_LENGTH)
             {
                 throw new IllegalStateException("key " + n + " not found");
             }
@@ -263,6 +288,130 @@ public class GetFloorBenchmark
     public int objects(final StoreBenchmark.PerThread thread)
     {
         return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, true);
+    }
+
+    /**
+     * As {@link #objects}, with the slot and segment buffers held by the shard.
+     *
+     * @param thread the thread's state.
+     * @return the value's length.
+     */
+    @Benchmark
+    public int flat(final StoreBenchmark.PerThread thread)
+    {
+        return flatGated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, false);
+    }
+
+    /**
+     * As {@link #flat}, with the first segment's buffer read from a shard field.
+     *
+     * @param thread the thread's state.
+     * @return the value's length.
+     */
+    @Benchmark
+    public int first(final StoreBenchmark.PerThread thread)
+    {
+        return flatGated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, true);
+    }
+
+    private int flatGated(
+        final DirectBuffer key, final int offset, final MutableDirectBuffer dst, final boolean first)
+    {
+        final Context c = contexts.get();
+        IN_FLIGHT.setVolatile(c, c.inFlight + 1);
+        if (closed)
+        {
+            IN_FLIGHT.setRelease(c, c.inFlight - 1);
+            throw new IllegalStateException("closed");
+        }
+        try
+        {
+            final long hash = KeyHash.hash(key, offset, keyLength, seed);
+            final FlatShape shard = flatShards[(int)(hash >>> SHARD_SHIFT) & shardMask];
+            int r;
+            while (true)
+            {
+                final long stamp = shard.lock.tryOptimisticRead();
+                r = readFlat(shard, hash, key, offset, dst, first);
+                if (r != -2 && shard.lock.validate(stamp))
+                {
+                    break;
+                }
+            }
+            if (r >= 0)
+            {
+                c.hits++;
+            }
+            return r;
+        }
+        finally
+        {
+            IN_FLIGHT.setRelease(c, c.inFlight - 1);
+        }
+    }
+
+    private int readFlat(
+        final FlatShape shard, final long hash, final DirectBuffer key, final int offset,
+        final MutableDirectBuffer dst, final boolean useFirst)
+    {
+        final int keyLength = this.keyLength;
+        final long head = key.getLong(offset);
+        final long tail = key.getLong(offset + keyLength - Long.BYTES);
+        final long tag = hash >>> TAG_SHIFT;
+        final UnsafeBuffer slots = shard.slots;
+        final int mask = (slots.capacity() >>> 3) - 1;
+        final UnsafeBuffer[] buffers = shard.buffers;
+        final UnsafeBuffer first = shard.first;
+        int i = (int)hash & mask;
+        for (int probes = 0; probes <= mask; probes++)
+        {
+            final long slot = slots.getLong(i * Long.BYTES);
+            if (slot == 0)
+            {
+                return -1;
+            }
+            if (slot >>> TAG_SHIFT == tag)
+            {
+                final int segmentId = (int)(slot >>> SEGMENT_SHIFT) & SEGMENT_MASK;
+                final UnsafeBuffer buffer;
+                if (useFirst && segmentId == 0)
+                {
+                    buffer = first;
+                }
+                else
+                {
+                    if (segmentId >= buffers.length)
+                    {
+                        return -2;
+                    }
+                    buffer = buffers[segmentId];
+                    if (buffer == null)
+                    {
+                        return -2;
+                    }
+                }
+                final int capacity = buffer.capacity();
+                final int at = (int)(slot & OFFSET_MASK);
+                if (at > capacity - Long.BYTES)
+                {
+                    return -2;
+                }
+                final long header = buffer.getLong(at);
+                final int valueLength = (int)(header >>> 8) & 0xFFFF;
+                if (at + valueAt + valueLength > capacity)
+                {
+                    return -2;
+                }
+                if ((header & 0xFF) == keyLength && buffer.getLong(at + keyAt) == head &&
+                    buffer.getLong(at + keyAt + keyLength - Long.BYTES) == tail)
+                {
+                    dst.putBytes(0, buffer, at + valueAt, valueLength);
+                    return valueLength;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        return -2;
     }
 
     private int gated(final DirectBuffer key, final int offset, final MutableDirectBuffer dst, final boolean objects)
