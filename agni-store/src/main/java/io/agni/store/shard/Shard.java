@@ -55,6 +55,11 @@ public final class Shard extends ShardStorage
     private static final int OPTIMISTIC_ATTEMPTS = 64;
 
     /**
+     * The end index of a {@link ByteRange} that selects a whole value (from 0).
+     */
+    private static final long WHOLE_VALUE_END = -1;
+
+    /**
      * How often a writer retries {@code tryWriteLock} before it queues (which allocates a node and may park).
      */
     private static final int WRITE_SPINS = 128;
@@ -138,7 +143,7 @@ public final class Shard extends ShardStorage
      * Any thread.
      * <p>
      * The common case, a zero-copy read of an entry of the common shape ({@link FastRead}) that no writer
-     * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #getRetrying}.
+     * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #readRetrying}.
      *
      * @return the value's length or {@link AgniStore#NOT_FOUND}.
      */
@@ -156,41 +161,7 @@ public final class Shard extends ShardStorage
                 return r;
             }
         }
-        return getRetrying(tag, key, keyOffset, keyLength, dst, dstOffset, c);
-    }
-
-    private int getRetrying(
-        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        int r;
-        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
-        {
-            final long stamp = lock.tryOptimisticRead();
-            if (stamp != 0)
-            {
-                r = readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, c);
-                if (r != INCONSISTENT && lock.validate(stamp))
-                {
-                    return finishRead(r, tag, key, keyOffset, keyLength, c);
-                }
-            }
-            Thread.onSpinWait();
-        }
-        final long readStamp = lock.readLock();
-        try
-        {
-            r = readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, c);
-        }
-        finally
-        {
-            lock.unlockRead(readStamp);
-        }
-        if (r == INCONSISTENT)
-        {
-            throw corrupt("entry unreadable under the read lock");
-        }
-        return finishRead(r, tag, key, keyOffset, keyLength, c);
+        return readRetrying(tag, key, keyOffset, keyLength, true, 0, WHOLE_VALUE_END, dst, dstOffset, c);
     }
 
     /**
@@ -201,8 +172,8 @@ public final class Shard extends ShardStorage
     public byte[] getLocked(
         final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
     {
-        final int r = readValue(
-            table, arena.segments(), IndexLayout.tag(hash), key, keyOffset, keyLength, null, 0, c);
+        final int r = readSlice(table, arena.segments(), IndexLayout.tag(hash), key, keyOffset, keyLength,
+            true, 0, WHOLE_VALUE_END, null, 0, c);
         if (r == INCONSISTENT)
         {
             throw corrupt("entry unreadable under the lock");
@@ -283,41 +254,6 @@ public final class Shard extends ShardStorage
             "destination too small: value length=" + c.dstNeeded + ", capacity=" + c.dstCapacity);
     }
 
-    private int readValue(
-        final IndexTable t, final Segment[] segments, final int tag,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        final EntryCursor e = c.entry;
-        final int r = lookup(t, segments, tag, key, keyOffset, keyLength, e);
-        if (r < 0)
-        {
-            return r;
-        }
-        if (e.hasExpiry() && e.expireAt <= clock.time())
-        {
-            return EXPIRED;
-        }
-        final int length = e.valueLength;
-        if (dst == null)
-        {
-            final byte[] copy = new byte[length];
-            e.buffer.getBytes(e.valueOffset, copy);
-            c.array = copy;
-        }
-        else
-        {
-            if (!dst.isExpandable() && (long)dstOffset + length > dst.capacity())
-            {
-                c.dstCapacity = dst.capacity();
-                c.dstNeeded = length;
-                return TOO_SMALL;
-            }
-            dst.putBytes(dstOffset, e.buffer, e.valueOffset, length);
-        }
-        return length;
-    }
-
     /**
      * A key's value length, or a slice of its value ({@link ByteRange}) copied into {@code dst}, or into a new array
      * left in {@code c} when {@code dst} is null: valueLength and getRange. Only the slice is copied. Any thread.
@@ -331,6 +267,20 @@ public final class Shard extends ShardStorage
         final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
     {
         final int tag = IndexLayout.tag(hash);
+        return readRetrying(tag, key, keyOffset, keyLength, copySlice, start, end, dst, dstOffset, c);
+    }
+
+    /**
+     * The general read, for any entry and either destination: up to {@link #OPTIMISTIC_ATTEMPTS} optimistic
+     * attempts with {@link #readSlice}, then one under the read lock; an expired entry found is removed.
+     *
+     * @return as {@link #readRange}.
+     */
+    private int readRetrying(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final boolean copySlice, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
+    {
         int r;
         for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
         {
