@@ -129,8 +129,15 @@ public final class OffHeapStoreBuilder
     }
 
     /**
-     * The clock that expiry times are compared with, in milliseconds since the epoch. Tests pass an
-     * {@link org.agrona.concurrent.CachedEpochClock} to move time by hand.
+     * The clock that expiry times are compared with, in milliseconds since the epoch; by default
+     * {@link org.agrona.concurrent.SystemEpochClock}. Tests pass an {@link org.agrona.concurrent.CachedEpochClock}
+     * to move time by hand.
+     * <p>
+     * Every read of an entry that has an expiry time reads this clock once, and entries without one never do. The
+     * system clock costs about as much as the rest of such a GET (docs/benchmarks.md, "GET of entries with an
+     * expiry time"); an application with its own duty cycle can pass a {@code CachedEpochClock} that the cycle
+     * updates, trading expiry precision (an entry stays readable until the clock is next updated past its
+     * deadline) for a field read.
      *
      * @param clock the clock.
      * @return this builder.

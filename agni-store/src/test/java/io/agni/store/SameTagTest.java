@@ -22,8 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Keys whose hashes share an index tag: the probe must compare keys, not tags, whatever the shape of the entry it
  * meets first. The zero-copy GET's fast path ({@code FastRead}) decides from one header load whether an entry is
- * of the common shape, a different key of the common shape (probe on), or of another shape (general path); each
- * case here puts a key behind a same-tag entry of one kind and reads both back.
+ * of a common shape (with or without an expiry time), a different key of a common shape (probe on), or of another
+ * shape (general path); each case here puts a key behind a same-tag entry of one kind and reads both back, and the
+ * second test reads a key with an expiry time up to the millisecond it expires.
  * <p>
  * Tags are 26 bits of a seeded hash, so same-tag pairs are found by hashing enough generated keys with the store's
  * own seed (about 60,000 for 30 pairs) rather than built in advance.
@@ -59,6 +60,48 @@ class SameTagTest
                         assertTrue(store.delete(first));
                         assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), shape + ": after delete");
                         store.verifyIntegrity();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void anExpiringKeyBehindASameTagEntryIsReadUntilItExpires()
+    {
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = TestStores.builder(1, clock).build())
+        {
+            final List<byte[][]> pairs = sameTagPairs(store);
+            for (final byte[][] pair : pairs)
+            {
+                for (int order = 0; order < 2; order++)
+                {
+                    final byte[] first = pair[order];
+                    final byte[] second = pair[1 - order];
+                    for (final Shape shape : Shape.values())
+                    {
+                        for (final int valueLength : new int[] {0, 100, 127, 128, 200})
+                        {
+                            final String what = shape + ", value " + valueLength;
+                            store.clear();
+                            final byte[] firstValue = shape.write(store, first, clock);
+                            final byte[] secondValue = value(second, valueLength);
+                            final long expiredBefore = store.stats().expired();
+                            assertTrue(store.set(
+                                second, secondValue, SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 1_000));
+                            assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), what + ": second");
+                            assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), what + ": first");
+
+                            clock.advance(999);
+                            assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), what + ": 1 ms left");
+                            clock.advance(1);
+                            assertEquals(AgniStore.NOT_FOUND, zeroCopyGet(store, second), what + ": expired");
+                            assertEquals(expiredBefore + 1, store.stats().expired(), what + ": counted and removed");
+                            assertEquals(1, store.size(), what + ": size");
+                            assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), what + ": first after");
+                            store.verifyIntegrity();
+                        }
                     }
                 }
             }

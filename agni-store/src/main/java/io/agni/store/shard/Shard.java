@@ -142,7 +142,7 @@ public final class Shard extends ShardStorage
      * Copies a key's value into {@code dst}, or into a new array left in {@code c} when {@code dst} is null.
      * Any thread.
      * <p>
-     * The common case, a zero-copy read of an entry of the common shape ({@link FastRead}) that no writer
+     * The common case, a zero-copy read of an entry of a common shape ({@link FastRead}) that no writer
      * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #readRetrying}.
      *
      * @return the value's length or {@link AgniStore#NOT_FOUND}.
@@ -155,7 +155,8 @@ public final class Shard extends ShardStorage
         if (dst != null)
         {
             final long stamp = lock.tryOptimisticRead();
-            final int r = FastRead.readValue(table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset);
+            final int r = FastRead.readValue(
+                table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, clock);
             if ((r >= 0 || r == ABSENT) && lock.validate(stamp))
             {
                 return r;
