@@ -192,50 +192,12 @@ public final class Shard extends ShardStorage
         final ThreadContext c)
     {
         final int tag = IndexLayout.tag(hash);
-        final EntryCursor e = c.entry;
-        int r;
-        long result;
-        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
+        if (readRetrying(tag, key, keyOffset, keyLength, false, 0, 0, null, 0, c) < 0)
         {
-            final long stamp = lock.tryOptimisticRead();
-            if (stamp != 0)
-            {
-                r = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
-                result = r < 0 ? AgniStore.TTL_KEY_ABSENT : e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
-                if (r != INCONSISTENT && lock.validate(stamp))
-                {
-                    return finishExpireTime(result, tag, key, keyOffset, keyLength, c);
-                }
-            }
-            Thread.onSpinWait();
-        }
-        final long readStamp = lock.readLock();
-        try
-        {
-            r = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
-            if (r == INCONSISTENT)
-            {
-                throw corrupt("entry unreadable under the read lock");
-            }
-            result = r < 0 ? AgniStore.TTL_KEY_ABSENT : e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
-        }
-        finally
-        {
-            lock.unlockRead(readStamp);
-        }
-        return finishExpireTime(result, tag, key, keyOffset, keyLength, c);
-    }
-
-    private long finishExpireTime(
-        final long result, final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final ThreadContext c)
-    {
-        if (result >= 0 && result <= clock.time())
-        {
-            expireIfDue(tag, key, keyOffset, keyLength, c.entry);
             return AgniStore.TTL_KEY_ABSENT;
         }
-        return result;
+        final EntryCursor e = c.entry;
+        return e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
     }
 
     private int finishRead(
@@ -273,7 +235,8 @@ public final class Shard extends ShardStorage
 
     /**
      * The general read, for any entry and either destination: up to {@link #OPTIMISTIC_ATTEMPTS} optimistic
-     * attempts with {@link #readSlice}, then one under the read lock; an expired entry found is removed.
+     * attempts with {@link #readSlice}, then one under the read lock; an expired entry found is removed. When it
+     * returns a length, {@code c.entry} describes the entry as the validated (or locked) read saw it.
      *
      * @return as {@link #readRange}.
      */
