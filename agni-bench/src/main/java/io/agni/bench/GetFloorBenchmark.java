@@ -70,6 +70,12 @@ public class GetFloorBenchmark
     private static final long OFFSET_MASK = 0xF_FFFFL;
     private static final int SEGMENT_SHIFT = 20;
     private static final int SEGMENT_MASK = 0xF_FFFF;
+    private static final int INCONSISTENT = -2;
+    private static final int NO_MATCH = -3;
+    private static final int GATE = 0;
+    private static final int OBJECTS = 1;
+    private static final int FLAT = 2;
+    private static final int FIRST = 3;
     private static final VarHandle IN_FLIGHT;
 
     static
@@ -232,10 +238,10 @@ public class GetFloorBenchmark
         {
             final int offset = keys.offset(n);
             if (read(keyBuffer, offset, check) != VALUE_LENGTH || stamped(keyBuffer, offset, check) != VALUE_LENGTH ||
-                gated(keyBuffer, offset, check, false) != VALUE_LENGTH ||
-                gated(keyBuffer, offset, check, true) != VALUE_LENGTH || check.getByte(VALUE_LENGTH - 1) != 42 ||
-                flatGated(keyBuffer, offset, check, false) != VALUE_LENGTH ||
-                flatGated(keyBuffer, offset, check, true) != VALUE_LENGTH)
+                gated(keyBuffer, offset, check, GATE) != VALUE_LENGTH ||
+                gated(keyBuffer, offset, check, OBJECTS) != VALUE_LENGTH ||
+                gated(keyBuffer, offset, check, FLAT) != VALUE_LENGTH ||
+                gated(keyBuffer, offset, check, FIRST) != VALUE_LENGTH || check.getByte(VALUE_LENGTH - 1) != 42)
             {
                 throw new IllegalStateException("key " + n + " not found");
             }
@@ -275,7 +281,7 @@ public class GetFloorBenchmark
     @Benchmark
     public int gate(final StoreBenchmark.PerThread thread)
     {
-        return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, false);
+        return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, GATE);
     }
 
     /**
@@ -287,7 +293,7 @@ public class GetFloorBenchmark
     @Benchmark
     public int objects(final StoreBenchmark.PerThread thread)
     {
-        return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, true);
+        return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, OBJECTS);
     }
 
     /**
@@ -299,7 +305,7 @@ public class GetFloorBenchmark
     @Benchmark
     public int flat(final StoreBenchmark.PerThread thread)
     {
-        return flatGated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, false);
+        return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, FLAT);
     }
 
     /**
@@ -311,11 +317,10 @@ public class GetFloorBenchmark
     @Benchmark
     public int first(final StoreBenchmark.PerThread thread)
     {
-        return flatGated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, true);
+        return gated(keys.buffer(), keys.offset(Rng.index(thread.rng.next(), keyCount)), thread.dst, FIRST);
     }
 
-    private int flatGated(
-        final DirectBuffer key, final int offset, final MutableDirectBuffer dst, final boolean first)
+    private int gated(final DirectBuffer key, final int offset, final MutableDirectBuffer dst, final int layer)
     {
         final Context c = contexts.get();
         IN_FLIGHT.setVolatile(c, c.inFlight + 1);
@@ -326,106 +331,7 @@ public class GetFloorBenchmark
         }
         try
         {
-            final long hash = KeyHash.hash(key, offset, keyLength, seed);
-            final FlatShape shard = flatShards[(int)(hash >>> SHARD_SHIFT) & shardMask];
-            int r;
-            while (true)
-            {
-                final long stamp = shard.lock.tryOptimisticRead();
-                r = readFlat(shard, hash, key, offset, dst, first);
-                if (r != -2 && shard.lock.validate(stamp))
-                {
-                    break;
-                }
-            }
-            if (r >= 0)
-            {
-                c.hits++;
-            }
-            return r;
-        }
-        finally
-        {
-            IN_FLIGHT.setRelease(c, c.inFlight - 1);
-        }
-    }
-
-    private int readFlat(
-        final FlatShape shard, final long hash, final DirectBuffer key, final int offset,
-        final MutableDirectBuffer dst, final boolean useFirst)
-    {
-        final int keyLength = this.keyLength;
-        final long head = key.getLong(offset);
-        final long tail = key.getLong(offset + keyLength - Long.BYTES);
-        final long tag = hash >>> TAG_SHIFT;
-        final UnsafeBuffer slots = shard.slots;
-        final int mask = (slots.capacity() >>> 3) - 1;
-        final UnsafeBuffer[] buffers = shard.buffers;
-        final UnsafeBuffer first = shard.first;
-        int i = (int)hash & mask;
-        for (int probes = 0; probes <= mask; probes++)
-        {
-            final long slot = slots.getLong(i * Long.BYTES);
-            if (slot == 0)
-            {
-                return -1;
-            }
-            if (slot >>> TAG_SHIFT == tag)
-            {
-                final int segmentId = (int)(slot >>> SEGMENT_SHIFT) & SEGMENT_MASK;
-                final UnsafeBuffer buffer;
-                if (useFirst && segmentId == 0)
-                {
-                    buffer = first;
-                }
-                else
-                {
-                    if (segmentId >= buffers.length)
-                    {
-                        return -2;
-                    }
-                    buffer = buffers[segmentId];
-                    if (buffer == null)
-                    {
-                        return -2;
-                    }
-                }
-                final int capacity = buffer.capacity();
-                final int at = (int)(slot & OFFSET_MASK);
-                if (at > capacity - Long.BYTES)
-                {
-                    return -2;
-                }
-                final long header = buffer.getLong(at);
-                final int valueLength = (int)(header >>> 8) & 0xFFFF;
-                if (at + valueAt + valueLength > capacity)
-                {
-                    return -2;
-                }
-                if ((header & 0xFF) == keyLength && buffer.getLong(at + keyAt) == head &&
-                    buffer.getLong(at + keyAt + keyLength - Long.BYTES) == tail)
-                {
-                    dst.putBytes(0, buffer, at + valueAt, valueLength);
-                    return valueLength;
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        return -2;
-    }
-
-    private int gated(final DirectBuffer key, final int offset, final MutableDirectBuffer dst, final boolean objects)
-    {
-        final Context c = contexts.get();
-        IN_FLIGHT.setVolatile(c, c.inFlight + 1);
-        if (closed)
-        {
-            IN_FLIGHT.setRelease(c, c.inFlight - 1);
-            throw new IllegalStateException("closed");
-        }
-        try
-        {
-            final int r = objects ? throughObjects(key, offset, dst) : stamped(key, offset, dst);
+            final int r = layer == GATE ? stamped(key, offset, dst) : throughShard(key, offset, dst, layer);
             if (r >= 0)
             {
                 c.hits++;
@@ -485,15 +391,22 @@ public class GetFloorBenchmark
         }
     }
 
-    private int throughObjects(final DirectBuffer key, final int offset, final MutableDirectBuffer dst)
+    /**
+     * The optimistic read of {@code objects}, {@code flat} and {@code first}: pick the shard, read, validate.
+     */
+    private int throughShard(final DirectBuffer key, final int offset, final MutableDirectBuffer dst, final int layer)
     {
         final long hash = KeyHash.hash(key, offset, keyLength, seed);
-        final ShardShape shard = shards[(int)(hash >>> SHARD_SHIFT) & shardMask];
+        final int index = (int)(hash >>> SHARD_SHIFT) & shardMask;
+        final ShardShape shard = layer == OBJECTS ? shards[index] : null;
+        final FlatShape flat = layer == OBJECTS ? null : flatShards[index];
+        final StampedLock shardLock = layer == OBJECTS ? shard.lock : flat.lock;
         while (true)
         {
-            final long stamp = shard.lock.tryOptimisticRead();
-            final int r = readShard(shard, hash, key, offset, dst);
-            if (r != -2 && shard.lock.validate(stamp))
+            final long stamp = shardLock.tryOptimisticRead();
+            final int r = layer == OBJECTS ?
+                readShard(shard, hash, key, offset, dst) : readFlat(flat, hash, key, offset, dst, layer == FIRST);
+            if (r != INCONSISTENT && shardLock.validate(stamp))
             {
                 return r;
             }
@@ -504,7 +417,6 @@ public class GetFloorBenchmark
         final ShardShape shard, final long hash, final DirectBuffer key, final int offset,
         final MutableDirectBuffer dst)
     {
-        final int keyLength = this.keyLength;
         final long head = key.getLong(offset);
         final long tail = key.getLong(offset + keyLength - Long.BYTES);
         final long tag = hash >>> TAG_SHIFT;
@@ -513,7 +425,7 @@ public class GetFloorBenchmark
         final int mask = table.mask;
         final SegmentShape[] segments = shard.arena.segments();
         int i = (int)hash & mask;
-        for (int probes = 0; probes <= mask; probes++)
+        for (int probes = 0; probes <= mask; probes++, i = (i + 1) & mask)
         {
             final long slot = slots.getLong(i * Long.BYTES);
             if (slot == 0)
@@ -525,35 +437,99 @@ public class GetFloorBenchmark
                 final int segmentId = (int)(slot >>> SEGMENT_SHIFT) & SEGMENT_MASK;
                 if (segmentId >= segments.length)
                 {
-                    return -2;
+                    return INCONSISTENT;
                 }
                 final SegmentShape segment = segments[segmentId];
                 if (segment == null)
                 {
-                    return -2;
+                    return INCONSISTENT;
                 }
-                final UnsafeBuffer buffer = segment.buffer;
-                final int capacity = buffer.capacity();
-                final int at = (int)(slot & OFFSET_MASK);
-                if (at > capacity - Long.BYTES)
+                final int r = readEntry(segment.buffer, (int)(slot & OFFSET_MASK), head, tail, dst);
+                if (r != NO_MATCH)
                 {
-                    return -2;
-                }
-                final long header = buffer.getLong(at);
-                final int valueLength = (int)(header >>> 8) & 0xFFFF;
-                if (at + valueAt + valueLength > capacity)
-                {
-                    return -2;
-                }
-                if ((header & 0xFF) == keyLength && buffer.getLong(at + keyAt) == head &&
-                    buffer.getLong(at + keyAt + keyLength - Long.BYTES) == tail)
-                {
-                    dst.putBytes(0, buffer, at + valueAt, valueLength);
-                    return valueLength;
+                    return r;
                 }
             }
-            i = (i + 1) & mask;
         }
-        return -2;
+        return INCONSISTENT;
+    }
+
+    private int readFlat(
+        final FlatShape shard, final long hash, final DirectBuffer key, final int offset,
+        final MutableDirectBuffer dst, final boolean useFirst)
+    {
+        final long head = key.getLong(offset);
+        final long tail = key.getLong(offset + keyLength - Long.BYTES);
+        final long tag = hash >>> TAG_SHIFT;
+        final UnsafeBuffer slots = shard.slots;
+        final int mask = (slots.capacity() >>> 3) - 1;
+        final UnsafeBuffer[] buffers = shard.buffers;
+        final UnsafeBuffer first = shard.first;
+        int i = (int)hash & mask;
+        for (int probes = 0; probes <= mask; probes++, i = (i + 1) & mask)
+        {
+            final long slot = slots.getLong(i * Long.BYTES);
+            if (slot == 0)
+            {
+                return -1;
+            }
+            if (slot >>> TAG_SHIFT == tag)
+            {
+                final int segmentId = (int)(slot >>> SEGMENT_SHIFT) & SEGMENT_MASK;
+                final UnsafeBuffer buffer;
+                if (useFirst && segmentId == 0)
+                {
+                    buffer = first;
+                }
+                else
+                {
+                    if (segmentId >= buffers.length)
+                    {
+                        return INCONSISTENT;
+                    }
+                    buffer = buffers[segmentId];
+                    if (buffer == null)
+                    {
+                        return INCONSISTENT;
+                    }
+                }
+                final int r = readEntry(buffer, (int)(slot & OFFSET_MASK), head, tail, dst);
+                if (r != NO_MATCH)
+                {
+                    return r;
+                }
+            }
+        }
+        return INCONSISTENT;
+    }
+
+    /**
+     * Reads the entry at {@code at} as an optimistic read must: offsets checked against the buffer's capacity
+     * before use.
+     *
+     * @return the value's length when the entry is this key's, {@link #NO_MATCH} when it is another key's, or
+     * {@link #INCONSISTENT}.
+     */
+    private int readEntry(
+        final UnsafeBuffer buffer, final int at, final long head, final long tail, final MutableDirectBuffer dst)
+    {
+        final int capacity = buffer.capacity();
+        if (at > capacity - Long.BYTES)
+        {
+            return INCONSISTENT;
+        }
+        final long header = buffer.getLong(at);
+        final int valueLength = (int)(header >>> 8) & 0xFFFF;
+        if (at + valueAt + valueLength > capacity)
+        {
+            return INCONSISTENT;
+        }
+        if ((header & 0xFF) == keyLength && buffer.getLong(at + keyAt) == head &&
+            buffer.getLong(at + keyAt + keyLength - Long.BYTES) == tail)
+        {
+            dst.putBytes(0, buffer, at + valueAt, valueLength);
+            return valueLength;
+        }
+        return NO_MATCH;
     }
 }

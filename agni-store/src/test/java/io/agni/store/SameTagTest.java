@@ -37,71 +37,75 @@ class SameTagTest
     @Test
     void aKeyBehindASameTagEntryIsFoundWhateverTheEntrysShape()
     {
-        final CachedEpochClock clock = TestStores.clock();
-        try (OffHeapStore store = TestStores.builder(1, clock).build())
+        forEachCase((store, clock, first, second, shape) ->
         {
-            final List<byte[][]> pairs = sameTagPairs(store);
-            for (final byte[][] pair : pairs)
-            {
-                for (int order = 0; order < 2; order++)
-                {
-                    final byte[] first = pair[order];
-                    final byte[] second = pair[1 - order];
-                    for (final Shape shape : Shape.values())
-                    {
-                        store.clear();
-                        final byte[] firstValue = shape.write(store, first, clock);
-                        final byte[] secondValue = value(second, 100);
-                        assertEquals(AgniStore.NOT_FOUND, zeroCopyGet(store, second), shape + ": absent");
-                        store.set(second, secondValue);
-                        assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), shape + ": second");
-                        assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), shape + ": first");
-                        assertArrayEquals(secondValue, store.get(second), shape + ": second, byte[] path");
-                        assertTrue(store.delete(first));
-                        assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), shape + ": after delete");
-                        store.verifyIntegrity();
-                    }
-                }
-            }
-        }
+            final byte[] firstValue = shape.write(store, first, clock);
+            final byte[] secondValue = value(second, 100);
+            assertEquals(AgniStore.NOT_FOUND, zeroCopyGet(store, second), shape + ": absent");
+            store.set(second, secondValue);
+            assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), shape + ": second");
+            assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), shape + ": first");
+            assertArrayEquals(secondValue, store.get(second), shape + ": second, byte[] path");
+            assertTrue(store.delete(first));
+            assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), shape + ": after delete");
+        });
     }
 
     @Test
     void anExpiringKeyBehindASameTagEntryIsReadUntilItExpires()
     {
+        forEachCase((store, clock, first, second, shape) ->
+        {
+            for (final int valueLength : new int[] {0, 100, 127, 128, 200})
+            {
+                final String what = shape + ", value " + valueLength;
+                store.clear();
+                final byte[] firstValue = shape.write(store, first, clock);
+                final byte[] secondValue = value(second, valueLength);
+                final long expiredBefore = store.stats().expired();
+                assertTrue(store.set(second, secondValue, SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 1_000));
+                assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), what + ": second");
+                assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), what + ": first");
+
+                clock.advance(999);
+                assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), what + ": 1 ms left");
+                clock.advance(1);
+                assertEquals(AgniStore.NOT_FOUND, zeroCopyGet(store, second), what + ": expired");
+                assertEquals(expiredBefore + 1, store.stats().expired(), what + ": counted and removed");
+                assertEquals(1, store.size(), what + ": size");
+                assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), what + ": first after");
+                store.verifyIntegrity();
+            }
+        });
+    }
+
+    /**
+     * One case: {@code first} and {@code second} share a tag, and the first entry will be of {@code shape}.
+     */
+    @FunctionalInterface
+    private interface Case
+    {
+        void run(OffHeapStore store, CachedEpochClock clock, byte[] first, byte[] second, Shape shape);
+    }
+
+    /**
+     * Runs a case for every same-tag pair, in both orders, with every first shape, on a cleared one-shard store,
+     * and checks the store's integrity after each.
+     */
+    private static void forEachCase(final Case test)
+    {
         final CachedEpochClock clock = TestStores.clock();
         try (OffHeapStore store = TestStores.builder(1, clock).build())
         {
-            final List<byte[][]> pairs = sameTagPairs(store);
-            for (final byte[][] pair : pairs)
+            for (final byte[][] pair : sameTagPairs(store))
             {
                 for (int order = 0; order < 2; order++)
                 {
-                    final byte[] first = pair[order];
-                    final byte[] second = pair[1 - order];
                     for (final Shape shape : Shape.values())
                     {
-                        for (final int valueLength : new int[] {0, 100, 127, 128, 200})
-                        {
-                            final String what = shape + ", value " + valueLength;
-                            store.clear();
-                            final byte[] firstValue = shape.write(store, first, clock);
-                            final byte[] secondValue = value(second, valueLength);
-                            final long expiredBefore = store.stats().expired();
-                            assertTrue(store.set(
-                                second, secondValue, SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 1_000));
-                            assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), what + ": second");
-                            assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), what + ": first");
-
-                            clock.advance(999);
-                            assertArrayEquals(secondValue, zeroCopyGetBytes(store, second), what + ": 1 ms left");
-                            clock.advance(1);
-                            assertEquals(AgniStore.NOT_FOUND, zeroCopyGet(store, second), what + ": expired");
-                            assertEquals(expiredBefore + 1, store.stats().expired(), what + ": counted and removed");
-                            assertEquals(1, store.size(), what + ": size");
-                            assertArrayEquals(firstValue, zeroCopyGetBytes(store, first), what + ": first after");
-                            store.verifyIntegrity();
-                        }
+                        store.clear();
+                        test.run(store, clock, pair[order], pair[1 - order], shape);
+                        store.verifyIntegrity();
                     }
                 }
             }
