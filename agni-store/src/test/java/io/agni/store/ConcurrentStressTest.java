@@ -6,6 +6,7 @@ import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -108,7 +109,8 @@ class ConcurrentStressTest
         final int writes = 60_000;
         final AtomicInteger writersLeft = new AtomicInteger(2);
         final AtomicLong reads = new AtomicLong();
-        try (OffHeapStore store = TestStores.builder(4, TestStores.clock()).build())
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = TestStores.builder(4, clock).build())
         {
             for (int k = 0; k < keys; k++)
             {
@@ -125,14 +127,14 @@ class ConcurrentStressTest
                         {
                             final int k = 2 * random.nextInt(keys / 2) + w;
                             final byte[] value = SelfCheckingValue.encode(k, i, 12 + random.nextInt(600));
-                            if ((i & 1) == 0)
+                            final byte[] key = key("v", k);
+                            switch (i % 3)
                             {
-                                store.set(key("v", k), value);
-                            }
-                            else
-                            {
-                                final byte[] key = key("v", k);
-                                store.set(new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0, value.length);
+                                case 0 -> store.set(key, value);
+                                case 1 -> store.set(
+                                    new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0, value.length);
+                                default -> // an expiry time changes the entry's header shape; the clock stands still
+                                    store.set(key, value, SetCondition.ALWAYS, ExpiryMode.AT, clock.time() + 60_000);
                             }
                         }
                     }
@@ -270,6 +272,7 @@ class ConcurrentStressTest
                 .add(THREADS, t ->
                 {
                     final SplittableRandom random = new SplittableRandom(t * 31L);
+                    final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(16);
                     for (int i = 0; i < 50_000 && workers.running(); i++)
                     {
                         final byte[] key = key("m", random.nextInt(32));
@@ -300,6 +303,9 @@ class ConcurrentStressTest
                                 break;
                             case 6:
                                 store.getAndExpire(key, ExpiryMode.KEEP, 0);
+                                break;
+                            case 7:
+                                store.get(new UnsafeBuffer(key), 0, key.length, dst, 0);
                                 break;
                             default:
                                 store.get(key);
