@@ -1,10 +1,13 @@
 package io.agni.store;
 
+import io.agni.api.AgniStore;
 import io.agni.api.ExpiryMode;
 import io.agni.api.NotAFloatException;
 import io.agni.api.NotAnIntegerException;
 import io.agni.api.RenameResult;
 import io.agni.api.SetCondition;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -147,6 +150,8 @@ class LinearizabilityTest
         collision(actor("set", 1, 2), actor("setRange", 1, 1, 5), actor("setRange", 1, 3, 2)),
         collision(actor("set", 1, 1), actor("incrementByFloat", 1, 0), actor("incrementByFloat", 1, 3)),
         collision(actor("set", 1, 3), actor("append", 1, 1), actor("setRange", 1, 2, 1)),
+        collision(actor("setExpiring", 1, 1), actor("getZeroCopy", 1), actor("set", 1, 2)),
+        collision(actor("set", 1, 1), actor("setExpiring", 1, 2), actor("getZeroCopy", 1)),
         twoKeys(actor("set", 1, 1), actor("rename", 1, 2, false), actor("rename", 2, 1, false)),
         twoKeys(actor("set", 1, 1), actor("rename", 1, 2, true), actor("set", 2, 3)),
         twoKeys(actor("set", 2, 2), actor("rename", 2, 1, true), actor("getRange", 2, 0, -1)));
@@ -179,6 +184,8 @@ class LinearizabilityTest
      * The values the operations write: integers (so increments succeed) and non-integers (so they fail).
      */
     static final String[] VALUES = {"0", "1", "12", "z", "", "-7"};
+
+    private static final long ONE_HOUR_MS = TimeUnit.HOURS.toMillis(1);
 
     /**
      * The deltas incrementByFloat adds.
@@ -229,6 +236,28 @@ class LinearizabilityTest
         public void set(@Param(name = "key") final int key, @Param(name = "value") final int value)
         {
             store.set(key(key), value(value));
+        }
+
+        /**
+         * GET through the zero-copy path, whose common case is {@code FastRead}'s single optimistic probe.
+         */
+        @Operation
+        public String getZeroCopy(@Param(name = "key") final int key)
+        {
+            final byte[] k = key(key);
+            final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+            final int length = store.get(new UnsafeBuffer(k), 0, k.length, dst, 0);
+            return length == AgniStore.NOT_FOUND ? null : dst.getStringWithoutLengthAscii(0, length);
+        }
+
+        /**
+         * SET with an expiry time an hour after the fake clock's (which stands still), so that the entry takes the
+         * header shape with an expiry time and reads see the same value as after a plain SET.
+         */
+        @Operation
+        public void setExpiring(@Param(name = "key") final int key, @Param(name = "value") final int value)
+        {
+            store.set(key(key), value(value), SetCondition.ALWAYS, ExpiryMode.AT, TestStores.START_MS + ONE_HOUR_MS);
         }
 
         @Operation
@@ -330,6 +359,16 @@ class LinearizabilityTest
         }
 
         public void set(final int key, final int value)
+        {
+            map.put(key, VALUES[value]);
+        }
+
+        public String getZeroCopy(final int key)
+        {
+            return map.get(key);
+        }
+
+        public void setExpiring(final int key, final int value)
         {
             map.put(key, VALUES[value]);
         }
