@@ -26,6 +26,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -192,9 +193,19 @@ class LinearizabilityTest
      */
     static final double[] FLOAT_DELTAS = {0.5, -0.25, 1.5, 0.1};
 
+    /**
+     * The length of key 1, 2 and 3: the zero-copy GET compares a key of 8 to 16 bytes as two words and any other
+     * key byte by byte, so the keys take both ways.
+     */
+    private static final int[] KEY_LENGTHS = {0, 2, 12, 16};
+
     static byte[] key(final int key)
     {
-        return new byte[] {'k', (byte)('0' + key)};
+        final byte[] bytes = new byte[KEY_LENGTHS[key]];
+        Arrays.fill(bytes, (byte)'-');
+        bytes[0] = 'k';
+        bytes[1] = (byte)('0' + key);
+        return bytes;
     }
 
     static byte[] value(final int value)

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SameTagTest
 {
-    private static final int[] KEY_LENGTHS = {5, 12, 16, 20};
+    private static final int[] KEY_LENGTHS = {5, 8, 12, 16, 17, 20};
     private static final int PAIRS = 30;
 
     @Test
