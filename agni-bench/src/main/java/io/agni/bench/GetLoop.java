@@ -6,6 +6,8 @@ import io.agni.bench.adapter.StoreKind;
 import io.agni.bench.adapter.Value;
 import org.agrona.ExpandableDirectByteBuffer;
 
+import java.util.function.LongConsumer;
+
 /**
  * {@link StoreBenchmark#getHit}'s work without a harness: GETs of present keys on one store of {@link StoreKind}, the
  * same keys, value size, key choice and destination buffer, for a fixed number of operations on one thread. It
@@ -18,7 +20,7 @@ import org.agrona.ExpandableDirectByteBuffer;
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp agni-bench/target/benchmarks.jar \
  *     io.agni.bench.GetLoop STORE WARMUP_OPS OPS [KEY_COUNT]
  * </pre>
- * Prints the sum of the lengths read, so that the JIT cannot drop the loop.
+ * Prints the sum of the lengths read, so that the JIT cannot drop the loop, before it closes the store.
  */
 public final class GetLoop
 {
@@ -40,11 +42,23 @@ public final class GetLoop
             System.err.println("usage: GetLoop STORE WARMUP_OPS OPS [KEY_COUNT]");
             System.exit(2);
         }
-        final String store = args[0];
         final long warmup = Long.parseLong(args[1]);
         final long ops = Long.parseLong(args[2]);
         final int keyCount = args.length == 4 ? Integer.parseInt(args[3]) : DEFAULT_KEY_COUNT;
+        sumOfGets(args[0], warmup, ops, keyCount, System.out::println);
+    }
 
+    /**
+     * Fills a new store of the kind with {@code keyCount} keys and runs {@code warmup + ops} GETs of them.
+     *
+     * @param beforeClose gets the sum before the store is closed (a valgrind run can die in the JDK's thread-exit
+     *                    code when the store's sweeper thread ends at close, after the count is done).
+     * @return the sum of the lengths read: {@code (warmup + ops) * VALUE_LENGTH}.
+     * @throws IllegalStateException if a GET missed.
+     */
+    static long sumOfGets(
+        final String store, final long warmup, final long ops, final int keyCount, final LongConsumer beforeClose)
+    {
         final KeySet keys = KeySet.generate(keyCount, StoreBenchmark.KEY_LENGTH, StoreBenchmark.HIT_TAG);
         final Value value = new Value(StoreBenchmark.VALUE_LENGTH, 42);
         final StoreAdapter adapter = StoreKind.byId(store).open(keyCount, StoreBenchmark.KEY_LENGTH,
@@ -62,7 +76,8 @@ public final class GetLoop
             {
                 throw new IllegalStateException("a GET missed: store=" + store + ", sum=" + sum);
             }
-            System.out.println(sum);
+            beforeClose.accept(sum);
+            return sum;
         }
         finally
         {
