@@ -332,10 +332,9 @@ class ConcurrentStressTest
      */
     private static byte[] sizedKey(final int k)
     {
-        final byte[] key = new byte[Math.max(4 + k % 16, Integer.toString(k).length() + 2)];
-        Arrays.fill(key, (byte)'-');
-        final byte[] name = bytes("v:" + k);
-        System.arraycopy(name, 0, key, 0, name.length);
+        final byte[] name = key("v", k);
+        final byte[] key = Arrays.copyOf(name, Math.max(4 + k % 16, name.length));
+        Arrays.fill(key, name.length, key.length, (byte)'-');
         return key;
     }
 
