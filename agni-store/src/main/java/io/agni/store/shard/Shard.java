@@ -60,9 +60,17 @@ public final class Shard extends ShardStorage
     private static final long WHOLE_VALUE_END = -1;
 
     /**
-     * How often a writer retries {@code tryWriteLock} before it queues (which allocates a node and may park).
+     * How often a writer retries {@code tryWriteLock} with {@link Thread#onSpinWait()} between tries before it
+     * starts yielding.
      */
     private static final int WRITE_SPINS = 128;
+
+    /**
+     * How often a writer then retries {@code tryWriteLock} with {@link Thread#yield()} between tries before it
+     * queues on the lock (which allocates a node and may park). Yielding lets a holder that lost its CPU finish;
+     * queueing and the wake-up that follows cost more than the write section they wait for.
+     */
+    private static final int WRITE_YIELDS = 64;
 
     private final StampedLock lock = new StampedLock();
 
@@ -99,6 +107,11 @@ public final class Shard extends ShardStorage
         for (int spin = 0; stamp == 0 && spin < WRITE_SPINS; spin++)
         {
             Thread.onSpinWait();
+            stamp = lock.tryWriteLock();
+        }
+        for (int yields = 0; stamp == 0 && yields < WRITE_YIELDS; yields++)
+        {
+            Thread.yield();
             stamp = lock.tryWriteLock();
         }
         return stamp != 0 ? stamp : lock.writeLock();
