@@ -1,7 +1,11 @@
 package io.agni.bench.net;
 
+import io.agni.bench.net.cpu.Affinity;
+import io.agni.bench.net.cpu.CpuPlacement;
+import io.agni.bench.net.crosscheck.RedisBenchmark;
 import io.agni.bench.net.load.Workload;
 import io.agni.bench.net.report.BenchmarkResults;
+import io.agni.bench.net.report.Method;
 import io.agni.bench.net.report.ReportFiles;
 import io.agni.bench.net.report.TerminalTable;
 import io.agni.bench.net.target.TargetSpec;
@@ -26,7 +30,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
@@ -34,7 +37,9 @@ import java.util.function.Function;
  * The network load generator's command line: one RESP load generator for every server, several targets run
  * interleaved over rounds, results as a terminal table, CSV, JSON and an HTML report. With no arguments it runs the
  * default comparison: agni with default shards, agni with one shard, and Redis if {@code redis-server} is installed;
- * 50 connections on 1,000 keys, 100-byte values, SET then GET, pipeline 1, 3 rounds (about two minutes).
+ * 50 connections on 1,000 keys, 100-byte values, SET and GET at pipeline 1 and 16, a warm-up round and 3 measured
+ * rounds, servers and load on disjoint CPUs, each run cross-checked with {@code redis-benchmark} when it is installed
+ * (about nine minutes on 2 CPUs).
  *
  * <p>Exit status: 0 if every run completed without error replies, 1 if the benchmark failed (the reports are still
  * written, with the reason), 2 for a usage error.
@@ -50,8 +55,13 @@ import java.util.function.Function;
             "A/B/A/B over rounds and reporting medians and round-by-round ratios.",
         "",
         "Without --target it runs the default comparison: agni (default shards), agni-1shard (agni:--shards 1) and " +
-            "redis (if redis-server is installed), 50 connections, 1,000 keys, 100-byte values, SET and GET, " +
-            "pipeline 1, 3 rounds: about two minutes.",
+            "redis (if redis-server is installed), 50 connections, 1,000 keys, 100-byte values, SET and GET at " +
+            "pipeline 1 and 16, a warm-up round and 3 rounds, cross-checked with redis-benchmark if installed: " +
+            "about nine minutes on 2 CPUs.",
+        "",
+        "Servers and load run on disjoint CPUs (taskset): by default the servers on the upper half of the CPUs, " +
+            "the load on the rest; an agni server on k CPUs gets k event loops. For every run the report gives the " +
+            "server's CPU time (/proc) as requests per server CPU-second beside requests per second.",
         ""},
     footer = {
         "",
@@ -69,7 +79,8 @@ import java.util.function.Function;
         "  java -jar agni-bench/target/agni-loadgen.jar -t redis -t localhost:6380 -w set,get -P 16",
         "  java -jar agni-bench/target/agni-loadgen.jar -t agni -w mix:90 --rate 20000 --duration 10s",
         "",
-        "Output: <out>/report.html, results.json, runs.csv, summary.csv and server-NAME.log.",
+        "Output: <out>/report.html, results.json, runs.csv, summary.csv, server-NAME.log and " +
+            "redis-benchmark-NAME.log.",
         "Exit status: 0 completed, 1 failed (reports still written), 2 usage error."})
 public final class LoadGen implements Callable<Integer>
 {
@@ -104,9 +115,10 @@ public final class LoadGen implements Callable<Integer>
         description = "Bytes per SET value. Default: ${DEFAULT-VALUE}.")
     private int valueSize;
 
-    @Option(names = {"-P", "--pipeline"}, defaultValue = "1", paramLabel = "DEPTH",
-        description = "Requests in flight per connection. Default: ${DEFAULT-VALUE}.")
-    private int pipeline;
+    @Option(names = {"-P", "--pipeline"}, split = ",", defaultValue = "1,16", paramLabel = "DEPTH",
+        description = "Requests in flight per connection; several, comma-separated, run every workload at each. " +
+            "Default: ${DEFAULT-VALUE}.")
+    private List<Integer> pipelines;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
         description = "Measured time per run (after the warm-up), e.g. 500ms, 5s, 2m. Default: ${DEFAULT-VALUE}.")
@@ -121,10 +133,11 @@ public final class LoadGen implements Callable<Integer>
         description = "Load before measuring, in every run. Default: ${DEFAULT-VALUE}.")
     private Duration warmup;
 
-    @Option(names = "--first-warmup", paramLabel = "DURATION", defaultValue = "2s", converter = DurationConverter.class,
-        description = "The least warm-up of each run in round 1, while the servers' JITs compile. " +
-            "Default: ${DEFAULT-VALUE}.")
-    private Duration firstWarmup;
+    @Option(names = "--warmup-round", paramLabel = "DURATION", defaultValue = "5s",
+        converter = DurationConverter.class,
+        description = "Before round 1, every target runs every case this long, not counted (a JVM compiles its hot " +
+            "path then); 0s for none. Default: ${DEFAULT-VALUE}.")
+    private Duration warmupRound;
 
     @Option(names = {"-r", "--rounds"}, paramLabel = "N", defaultValue = "3",
         description = "Rounds; each runs every workload on every target in turn. Default: ${DEFAULT-VALUE}.")
@@ -137,9 +150,32 @@ public final class LoadGen implements Callable<Integer>
     private double rate;
 
     @Option(names = "--threads", paramLabel = "N",
-        description = "Load generator threads, each an NIO selector over its share of the connections. " +
-            "Default: the number of cores.")
+        description = "Load generator threads, each an NIO selector over its share of the connections (and " +
+            "redis-benchmark's --threads). Default: the number of load CPUs.")
     private Integer threads;
+
+    @Option(names = "--server-cpus", paramLabel = "LIST",
+        description = "CPUs of the servers the harness starts, e.g. 1 or 2-3. Default: the upper half of the " +
+            "CPUs this process may use (at least one).")
+    private String serverCpus;
+
+    @Option(names = "--client-cpus", paramLabel = "LIST",
+        description = "CPUs of the load (this process and redis-benchmark), e.g. 0 or 0-1. Default: the CPUs " +
+            "the servers do not get.")
+    private String clientCpus;
+
+    @Option(names = "--no-pin",
+        description = "Do not pin: servers and load share every CPU (the report says so).")
+    private boolean noPin;
+
+    @Option(names = "--cross-check", negatable = true, paramLabel = "BOOLEAN",
+        description = "Run every set and get case with redis-benchmark too, pinned the same way, in the same " +
+            "rounds. Default: on when redis-benchmark is installed.")
+    private Boolean crossCheck;
+
+    @Option(names = "--redis-benchmark", paramLabel = "PATH",
+        description = "The redis-benchmark executable. Default: redis-benchmark on the PATH.")
+    private Path redisBenchmarkPath;
 
     @Option(names = {"-o", "--out"}, paramLabel = "DIR",
         description = "Where reports and server logs go. Default: target/agni-bench-report/<timestamp>.")
@@ -232,24 +268,40 @@ public final class LoadGen implements Callable<Integer>
         {
             workloads.add(parse(text, Workload::parse));
         }
-        final BenchmarkPlan plan = parse(null, ignore -> new BenchmarkPlan(targetSpecs, workloads, rounds,
-            connections, threads != null ? threads : Runtime.getRuntime().availableProcessors(), pipeline, keys,
-            valueSize, warmup, firstWarmup, duration, requests, rate, seed, !noFill, allowErrors, startTimeout,
-            stallTimeout));
+        final CpuPlacement placement = parse(null, ignore -> CpuPlacement.decide(Affinity.available(), serverCpus,
+            clientCpus, noPin, Targets.onPath("taskset").isPresent()));
+        final Path benchmark = redisBenchmarkPath != null ? redisBenchmarkPath :
+            Targets.onPath("redis-benchmark").orElse(null);
+        if (Boolean.TRUE.equals(crossCheck) && benchmark == null)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cross-check needs redis-benchmark " +
+                "(apt-get install -y redis-tools, or --redis-benchmark PATH)");
+        }
+        final boolean crossChecking = benchmark != null && !Boolean.FALSE.equals(crossCheck);
+        final int loadThreads = threads != null ? threads : placement.client().size();
+        final BenchmarkPlan plan = parse(null, ignore -> new BenchmarkPlan(targetSpecs, workloads, pipelines,
+            rounds, connections, loadThreads, keys, valueSize, warmup, warmupRound, duration, requests, rate, seed,
+            !noFill, allowErrors, crossChecking, startTimeout, stallTimeout));
+        final Method method = new Method(placement, warmupRound, crossChecking, crossCheckNote(crossChecking,
+            benchmark, workloads));
         final Targets factory = new Targets(Targets.locateAgniJar(agniJar),
             agniJvmOptions == null || agniJvmOptions.isBlank() ? List.of() :
-                Arrays.asList(agniJvmOptions.trim().split("\\s+")), redis);
+                Arrays.asList(agniJvmOptions.trim().split("\\s+")), redis, placement);
         final Path directory = (out != null ? out : Path.of("target", "agni-bench-report",
             LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
         console.println("agni-loadgen: " + plan.runCount() + " runs (" + targetSpecs.size() + " targets x " +
-            workloads.size() + " workloads x " + rounds + " rounds), reports in " + directory);
+            plan.cases().size() + " cases x " + rounds + " rounds)" + (crossChecking ? ", each set and get run " +
+            "again with redis-benchmark" : "") + ", reports in " + directory);
 
-        final BenchmarkRunner runner = new BenchmarkRunner(plan, factory, directory, console,
-            !noProgress && System.console() != null);
+        final BenchmarkRunner runner = new BenchmarkRunner(plan, factory, method, crossChecking ? benchmark : null,
+            directory, console, !noProgress && System.console() != null);
         final BenchmarkResults results;
         try
         {
-            results = runner.run(arguments, flags());
+            final Map<String, String> flags = flags();
+            flags.put("--threads", Integer.toString(loadThreads));
+            flags.put("--cross-check", Boolean.toString(crossChecking));
+            results = runner.run(arguments, flags);
         }
         catch (final IllegalArgumentException ex)
         {
@@ -292,9 +344,18 @@ public final class LoadGen implements Callable<Integer>
             }
             flags.put(option.longestName(), text);
         }
-        flags.put("--threads", Integer.toString(Optional.ofNullable(threads)
-            .orElse(Runtime.getRuntime().availableProcessors())));
         return flags;
+    }
+
+    private static String crossCheckNote(final boolean on, final Path benchmark, final List<Workload> workloads)
+    {
+        if (!on)
+        {
+            return benchmark == null ? "redis-benchmark is not installed" : "--no-cross-check";
+        }
+        final List<String> cannot = workloads.stream().filter(w -> RedisBenchmark.test(w).isEmpty())
+            .map(Workload::name).toList();
+        return cannot.isEmpty() ? null : "redis-benchmark has no workload like " + String.join(", ", cannot);
     }
 
     private <T> T parse(final String text, final Function<String, T> parser)

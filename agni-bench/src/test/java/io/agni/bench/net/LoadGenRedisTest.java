@@ -1,5 +1,7 @@
 package io.agni.bench.net;
 
+import io.agni.bench.net.cpu.Affinity;
+import io.agni.bench.net.cpu.CpuSet;
 import io.agni.bench.net.load.LoadRun;
 import io.agni.bench.net.load.RequestEncoder;
 import io.agni.bench.net.load.RunMeasurement;
@@ -66,10 +68,11 @@ class LoadGenRedisTest
     @SuppressWarnings("unchecked")
     void interleavedRunAgainstTwoRedisServersWritesEveryReportAndStopsBoth(@TempDir final Path dir) throws Exception
     {
+        final CpuSet cpusBefore = Affinity.available();
         final ByteArrayOutputStream output = new ByteArrayOutputStream();
         final int status = LoadGen.execute(new String[]{
             "-t", "redis", "-t", "again=redis", "-w", "set,get", "-r", "1", "-c", "8", "-P", "4", "--threads", "2",
-            "--duration", "400ms", "--warmup", "200ms", "--first-warmup", "200ms", "--no-progress",
+            "--duration", "400ms", "--warmup", "200ms", "--warmup-round", "200ms", "--no-progress",
             "--redis-server", redisServer.toString(), "-o", dir.toString()}, new PrintStream(output, true));
 
         final String printed = output.toString(StandardCharsets.UTF_8);
@@ -85,15 +88,40 @@ class LoadGenRedisTest
             Files.readString(dir.resolve("results.json")));
         assertEquals("completed", json.get("status"));
         final List<Map<String, Object>> runs = (List<Map<String, Object>>)json.get("runs");
-        assertEquals(List.of("set redis", "set again", "get redis", "get again"),
-            runs.stream().map(r -> r.get("workload") + " " + r.get("target")).toList(), "interleaved in order");
+        final boolean crossChecked = Targets.onPath("redis-benchmark").isPresent();
+        assertEquals(crossChecked ?
+                List.of("agni-loadgen set redis", "agni-loadgen set again", "redis-benchmark set redis",
+                    "redis-benchmark set again", "agni-loadgen get redis", "agni-loadgen get again",
+                    "redis-benchmark get redis", "redis-benchmark get again") :
+                List.of("agni-loadgen set redis", "agni-loadgen set again", "agni-loadgen get redis",
+                    "agni-loadgen get again"),
+            runs.stream().map(r -> r.get("tool") + " " + r.get("workload") + " " + r.get("target")).toList(),
+            "interleaved in order, each case by agni-loadgen on every target, then by redis-benchmark");
         for (final Map<String, Object> run : runs)
         {
             assertTrue((Double)run.get("requests") > 0, run.toString());
             assertEquals(0.0, run.get("errors"), run.toString());
             assertEquals(0.0, run.get("nullReplies"), "GETs hit: the key space was filled: " + run);
             assertEquals(run.get("requests"), ((Map<String, Object>)run.get("latencyMicros")).get("count"));
+            final Map<String, Object> cpu = (Map<String, Object>)run.get("cpu");
+            if (Files.isReadable(Path.of("/proc/self/stat")))
+            {
+                assertTrue((Double)cpu.get("serverCpuSeconds") >= 0, "the server's CPU time was read: " + run);
+                assertTrue((Double)cpu.get("wallSeconds") > 0, run.toString());
+            }
         }
+        final Map<String, Object> method = (Map<String, Object>)json.get("method");
+        assertEquals(Affinity.available().size() >= 2 && Targets.onPath("taskset").isPresent(), method.get("pinned"));
+        if (Boolean.TRUE.equals(method.get("pinned")))
+        {
+            assertEquals(false, method.get("sharedCpus"));
+            assertTrue(printed.contains("servers on CPU " + method.get("serverCpus")), printed);
+            final List<String> command = (List<String>)((List<Map<String, Object>>)json.get("targets")).get(0)
+                .get("command");
+            assertEquals(List.of("taskset", "-c", method.get("serverCpus")), command.subList(0, 3), command.toString());
+        }
+        assertEquals(cpusBefore, Affinity.available(), "the harness gave back the CPUs it had");
+        assertEquals(crossChecked, !((List<Object>)json.get("crossChecks")).isEmpty());
         assertTrue(ProcessReaper.running().isEmpty(), "servers stopped");
         final List<Map<String, Object>> targets = (List<Map<String, Object>>)json.get("targets");
         assertEquals(2, targets.size());
@@ -116,7 +144,7 @@ class LoadGenRedisTest
 
             final int status = LoadGen.execute(new String[]{
                 "-t", "127.0.0.1:" + address.getPort(), "-w", "get", "-k", "1", "--no-fill", "-c", "2", "-r", "2",
-                "--duration", "300ms", "--warmup", "0s", "--first-warmup", "0s", "--no-progress",
+                "--duration", "300ms", "--warmup", "0s", "--warmup-round", "0s", "--no-progress",
                 "-o", dir.resolve("out").toString()}, new PrintStream(output, true));
 
             assertEquals(1, status, output.toString(StandardCharsets.UTF_8));

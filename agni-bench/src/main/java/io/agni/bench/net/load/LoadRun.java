@@ -38,6 +38,24 @@ public final class LoadRun
         void onProgress(RunClock clock, long now, long replies);
     }
 
+    /**
+     * Told when the measured window opens and closes, on the thread that called {@link #execute}, within about a
+     * millisecond of each edge (in a run of a request count, the window closes when the last reply is in): where the
+     * harness reads the CPU time that the window cost.
+     */
+    public interface WindowListener
+    {
+        /**
+         * The measured window has opened: the warm-up is over.
+         */
+        void onWindowStart();
+
+        /**
+         * The measured window has closed.
+         */
+        void onWindowEnd();
+    }
+
     private LoadRun()
     {
     }
@@ -55,6 +73,24 @@ public final class LoadRun
     public static RunMeasurement execute(final RunSettings settings, final ProgressListener listener)
         throws IOException, InterruptedException
     {
+        return execute(settings, listener, null);
+    }
+
+    /**
+     * Runs the load and measures it, telling a listener when the measured window opens and closes.
+     *
+     * @param settings what to run.
+     * @param listener told about progress every 250 ms, or null.
+     * @param window   told at the edges of the measured window, or null.
+     * @return what was measured.
+     * @throws IOException          as {@link #execute(RunSettings, ProgressListener)}.
+     * @throws InterruptedException if the calling thread is interrupted; the workers are stopped first.
+     */
+    public static RunMeasurement execute(
+        final RunSettings settings,
+        final ProgressListener listener,
+        final WindowListener window) throws IOException, InterruptedException
+    {
         final RequestEncoder encoder = new RequestEncoder(settings.valueSize());
         final List<SocketChannel> channels = new ArrayList<>();
         try
@@ -63,7 +99,7 @@ public final class LoadRun
             {
                 channels.add(connect(settings));
             }
-            return run(settings, encoder, channels, listener);
+            return run(settings, encoder, channels, listener, window);
         }
         finally
         {
@@ -85,7 +121,8 @@ public final class LoadRun
         final RunSettings settings,
         final RequestEncoder encoder,
         final List<SocketChannel> channels,
-        final ProgressListener listener) throws IOException, InterruptedException
+        final ProgressListener listener,
+        final WindowListener window) throws IOException, InterruptedException
     {
         final int connections = channels.size();
         final long start = System.nanoTime() + START_DELAY_NANOS;
@@ -122,19 +159,23 @@ public final class LoadRun
             threadList.add(thread);
         }
         threadList.forEach(Thread::start);
+        final WindowEdges edges = new WindowEdges(clock, window);
         try
         {
             for (final Thread thread : threadList)
             {
                 while (thread.isAlive())
                 {
-                    thread.join(PROGRESS_MILLIS);
+                    thread.join(edges.waitMillis(System.nanoTime()));
+                    final long now = System.nanoTime();
+                    edges.poll(now);
                     if (listener != null)
                     {
-                        listener.onProgress(clock, System.nanoTime(), workers.stream().mapToLong(LoadWorker::progress).sum());
+                        listener.onProgress(clock, now, workers.stream().mapToLong(LoadWorker::progress).sum());
                     }
                 }
             }
+            edges.finish();
         }
         catch (final InterruptedException ex)
         {
@@ -153,6 +194,74 @@ public final class LoadRun
             }
         }
         return merge(settings, clock, workers);
+    }
+
+    /**
+     * Calls a {@link WindowListener} once at each edge of the measured window, from the thread that waits for the
+     * workers, and says how long that thread may wait before the next edge or progress report is due.
+     */
+    private static final class WindowEdges
+    {
+        private final RunClock clock;
+        private final WindowListener listener;
+        private boolean started;
+        private boolean ended;
+
+        WindowEdges(final RunClock clock, final WindowListener listener)
+        {
+            this.clock = clock;
+            this.listener = listener;
+        }
+
+        long waitMillis(final long now)
+        {
+            long wait = PROGRESS_MILLIS;
+            if (listener != null && !ended)
+            {
+                final long edge = started ? clock.measureEnd() : clock.measureStart();
+                if (edge != Long.MAX_VALUE)
+                {
+                    wait = Math.min(wait, Math.max(1, TimeUnit.NANOSECONDS.toMillis(edge - now) + 1));
+                }
+            }
+            return wait;
+        }
+
+        void poll(final long now)
+        {
+            if (listener == null)
+            {
+                return;
+            }
+            if (!started && now - clock.measureStart() >= 0)
+            {
+                started = true;
+                listener.onWindowStart();
+            }
+            if (started && !ended && clock.measureEnd() != Long.MAX_VALUE && now - clock.measureEnd() >= 0)
+            {
+                ended = true;
+                listener.onWindowEnd();
+            }
+        }
+
+        void finish()
+        {
+            if (listener == null)
+            {
+                return;
+            }
+            if (!started)
+            {
+                started = true;
+                listener.onWindowStart();
+            }
+            if (!ended)
+            {
+                ended = true;
+                listener.onWindowEnd();
+            }
+        }
     }
 
     private static RunMeasurement merge(final RunSettings settings, final RunClock clock, final List<LoadWorker> workers)

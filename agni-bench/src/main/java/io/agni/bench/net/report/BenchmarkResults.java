@@ -13,8 +13,9 @@ import java.util.Map;
  * @param environment the machine, JDK and commit.
  * @param arguments   the command line as given.
  * @param flags       every option with its effective value, defaults included, in the order of {@code --help}.
+ * @param method      where servers and load ran, the warm-up round and the cross-check.
  * @param targets     the targets, in the order run within a round.
- * @param workloads   the workloads' names, in the order run within a round.
+ * @param workloads   the cases' names (workload, and pipeline depth if several), in the order run within a round.
  * @param rounds      the rounds planned.
  * @param runs        the runs done.
  * @param started     when the benchmark began.
@@ -25,6 +26,7 @@ public record BenchmarkResults(
     Environment environment,
     List<String> arguments,
     Map<String, String> flags,
+    Method method,
     List<TargetInfo> targets,
     List<String> workloads,
     int rounds,
@@ -47,11 +49,31 @@ public record BenchmarkResults(
 
     /**
      * @param target   a target's name.
-     * @param workload a workload's name.
-     * @return that target's runs of that workload, in the order run (by round).
+     * @param workload a case's name.
+     * @return that target's agni-loadgen runs of that case, in the order run (by round).
      */
     public List<RunResult> runs(final String target, final String workload)
     {
-        return runs.stream().filter(r -> r.target().equals(target) && r.workload().equals(workload)).toList();
+        return runs(RunResult.LOADGEN, target, workload);
+    }
+
+    /**
+     * @param tool     the client: {@link RunResult#LOADGEN} or {@link RunResult#REDIS_BENCHMARK}.
+     * @param target   a target's name.
+     * @param workload a case's name.
+     * @return that tool's runs of that case on that target, in the order run (by round).
+     */
+    public List<RunResult> runs(final String tool, final String target, final String workload)
+    {
+        return runs.stream().filter(r -> r.tool().equals(tool) && r.target().equals(target) &&
+            r.workload().equals(workload)).toList();
+    }
+
+    /**
+     * @return true if any run was made with redis-benchmark.
+     */
+    public boolean crossChecked()
+    {
+        return runs.stream().anyMatch(r -> r.tool().equals(RunResult.REDIS_BENCHMARK));
     }
 }

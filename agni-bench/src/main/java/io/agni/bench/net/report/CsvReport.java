@@ -1,5 +1,7 @@
 package io.agni.bench.net.report;
 
+import io.agni.bench.net.cpu.CpuPlacement;
+import io.agni.bench.net.cpu.CpuUse;
 import io.agni.bench.net.load.Latency;
 import io.agni.bench.net.load.RunMeasurement;
 
@@ -26,16 +28,18 @@ public final class CsvReport
     public static String runs(final BenchmarkResults results)
     {
         final StringBuilder out = new StringBuilder();
-        final List<String> header = new ArrayList<>(List.of("target", "workload", "round", "started", "requests",
+        final List<String> header = new ArrayList<>(List.of("tool", "target", "workload", "round", "started", "requests",
             "errors", "null_replies", "window_s", "throughput_per_s", "p50_us", "p90_us", "p99_us", "p99.9_us",
-            "p99.99_us", "max_us", "mean_us", "late", "per_second", "cores", "memory_bytes", "cpu", "os", "jdk",
-            "agni_commit"));
+            "p99.99_us", "max_us", "mean_us", "late", "per_second", "server_cpu_s", "requests_per_server_cpu_s",
+            "generator_cpu_s", "client_cpus_busy", "client_bound", "shared_cpus", "server_cpus", "client_cpus", "cores",
+            "memory_bytes", "cpu", "os", "jdk", "agni_commit"));
         for (final String flag : results.flags().keySet())
         {
             header.add(flag.replaceFirst("^-+", ""));
         }
         row(out, header);
         final Environment env = results.environment();
+        final CpuPlacement placement = results.method().placement();
         for (final RunResult run : results.runs())
         {
             final RunMeasurement m = run.measurement();
@@ -45,11 +49,15 @@ public final class CsvReport
             {
                 perSecond.append(perSecond.length() == 0 ? "" : " ").append(count);
             }
-            final List<String> cells = new ArrayList<>(List.of(run.target(), run.workload(),
+            final CpuUse cpu = run.cpu();
+            final List<String> cells = new ArrayList<>(List.of(run.tool(), run.target(), run.workload(),
                 Integer.toString(run.round()), run.started().toString(), Long.toString(m.requests()),
                 Long.toString(m.errors()), Long.toString(m.nulls()), number(m.windowNanos() / 1e9),
                 number(m.throughput()), number(l.p50()), number(l.p90()), number(l.p99()), number(l.p999()),
                 number(l.p9999()), number(l.max()), number(l.mean()), Long.toString(m.late()), perSecond.toString(),
+                number(cpu.serverCpuSeconds()), number(run.perServerCpuSecond()), number(cpu.generatorCpuSeconds()),
+                number(cpu.clientCpusBusy()), Boolean.toString(cpu.clientBound()),
+                Boolean.toString(placement.shared()), placement.server().toString(), placement.client().toString(),
                 Integer.toString(env.cores()), Long.toString(env.memoryBytes()), env.cpuModel(), env.os(), env.jdk(),
                 env.agniCommit()));
             for (final Map.Entry<String, String> flag : results.flags().entrySet())
@@ -69,21 +77,27 @@ public final class CsvReport
     {
         final Summary summary = Summary.of(results);
         final StringBuilder out = new StringBuilder();
-        row(out, List.of("kind", "workload", "target", "versus", "rounds", "median_throughput_per_s",
-            "min_throughput_per_s", "max_throughput_per_s", "median_p50_us", "median_p99_us", "median_p99.9_us",
-            "median_max_us", "errors", "median_throughput_ratio", "median_p99_ratio", "throughput_ratio_per_round",
-            "p99_ratio_per_round"));
+        final String shared = Boolean.toString(results.method().placement().shared());
+        row(out, List.of("kind", "tool", "workload", "target", "versus", "rounds", "median_throughput_per_s",
+            "min_throughput_per_s", "max_throughput_per_s", "median_requests_per_server_cpu_s",
+            "median_server_utilisation", "client_bound_rounds", "shared_cpus", "median_p50_us", "median_p99_us",
+            "median_p99.9_us", "median_max_us", "errors", "median_throughput_ratio", "median_p99_ratio",
+            "median_per_server_cpu_s_ratio", "throughput_ratio_per_round", "p99_ratio_per_round",
+            "per_server_cpu_s_ratio_per_round"));
         for (final Summary.TargetSummary t : summary.targets())
         {
-            row(out, List.of("target", t.workload(), t.target(), "", Integer.toString(t.rounds()),
-                number(t.medianThroughput()), number(t.minThroughput()), number(t.maxThroughput()), number(t.p50()),
-                number(t.p99()), number(t.p999()), number(t.max()), Long.toString(t.errors()), "", "", "", ""));
+            row(out, List.of("target", t.tool(), t.workload(), t.target(), "", Integer.toString(t.rounds()),
+                number(t.medianThroughput()), number(t.minThroughput()), number(t.maxThroughput()),
+                number(t.medianPerCpuSecond()), number(t.serverUtilisation()), Integer.toString(t.clientBoundRounds()),
+                shared, number(t.p50()), number(t.p99()), number(t.p999()), number(t.max()),
+                Long.toString(t.errors()), "", "", "", "", "", ""));
         }
         for (final Summary.PairRatio p : summary.pairs())
         {
-            row(out, List.of("ratio", p.workload(), p.a(), p.b(), Integer.toString(p.throughputRatios().length), "",
-                "", "", "", "", "", "", "", number(p.throughputRatio()), number(p.p99Ratio()),
-                numbers(p.throughputRatios()), numbers(p.p99Ratios())));
+            row(out, List.of("ratio", p.tool(), p.workload(), p.a(), p.b(),
+                Integer.toString(p.throughputRatios().length), "", "", "", "", "", "", shared, "", "", "", "", "",
+                number(p.throughputRatio()), number(p.p99Ratio()), number(p.cpuRatio()),
+                numbers(p.throughputRatios()), numbers(p.p99Ratios()), numbers(p.cpuRatios())));
         }
         return out.toString();
     }

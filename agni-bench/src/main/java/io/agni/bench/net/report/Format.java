@@ -1,5 +1,6 @@
 package io.agni.bench.net.report;
 
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -56,5 +57,23 @@ public final class Format
             out.append(out.length() == 0 ? "" : " ").append(ratio(ratio));
         }
         return out.toString();
+    }
+
+    /**
+     * @param share a share, 0 to 1 (or more, for several CPUs).
+     * @return e.g. {@code 97%}, or {@code -} for NaN.
+     */
+    public static String percent(final double share)
+    {
+        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.0f%%", share * 100);
+    }
+
+    /**
+     * @param duration a duration.
+     * @return e.g. {@code 5 s} or {@code 500 ms}.
+     */
+    public static String seconds(final Duration duration)
+    {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 }

@@ -1,5 +1,6 @@
 package io.agni.bench.net.report;
 
+import io.agni.bench.net.cpu.CpuUse;
 import io.agni.bench.net.load.Latency;
 import io.agni.bench.net.load.RunMeasurement;
 
@@ -53,8 +54,12 @@ public final class HtmlReport
             html.append("<p class=\"fail\">The benchmark failed: ").append(Html.escape(results.failure()))
                 .append("</p>\n");
         }
+        html.append("<p>").append(Html.escape(results.method().describe())).append("</p>\n");
         html.append("<p>Targets run interleaved in each round; ratios are taken round by round (A / B within a ")
-            .append("round) and the median of them is shown. Latencies in microseconds.</p>\n");
+            .append("round) and the median of them is shown. Requests per server CPU-second is what a request ")
+            .append("costs the server (its user + system time from /proc over the measured window), whatever the ")
+            .append("load. A row is client-bound when the load's CPUs were ")
+            .append(Format.percent(CpuUse.CLIENT_BOUND)).append(" busy or more. Latencies in microseconds.</p>\n");
         summaryTables(html, results, summary);
         for (final String workload : results.workloads())
         {
@@ -67,36 +72,64 @@ public final class HtmlReport
 
     private static void summaryTables(final StringBuilder html, final BenchmarkResults results, final Summary summary)
     {
+        final String cpus = results.method().placement().label();
         html.append("<h2>Summary</h2>\n<table>\n<tr><th class=\"l\">workload</th><th class=\"l\">target</th>")
-            .append("<th>rounds</th><th>median req/s</th><th>min&ndash;max req/s</th><th>p50</th><th>p99</th>")
-            .append("<th>p99.9</th><th>max</th><th>errors</th></tr>\n");
+            .append("<th class=\"l\">tool</th><th>rounds</th><th>median req/s</th><th>min&ndash;max req/s</th>")
+            .append("<th>req / server CPU-s</th><th>server CPU</th><th>load CPU</th><th>p50</th><th>p99</th>")
+            .append("<th>p99.9</th><th>max</th><th>errors</th><th>CPUs (server | load)</th>")
+            .append("<th class=\"l\">note</th></tr>\n");
         for (final Summary.TargetSummary t : summary.targets())
         {
             html.append("<tr><td class=\"l\">").append(Html.escape(t.workload())).append("</td><td class=\"l\">")
-                .append(Html.escape(t.target())).append("</td>").append(cell(Integer.toString(t.rounds())))
+                .append(Html.escape(t.target())).append("</td><td class=\"l\">").append(Html.escape(t.tool()))
+                .append("</td>").append(cell(Integer.toString(t.rounds())))
                 .append(cell(Format.rate(t.medianThroughput())))
                 .append(cell(Format.rate(t.minThroughput()) + " \u2013 " + Format.rate(t.maxThroughput())))
+                .append(cell(Format.rate(t.medianPerCpuSecond()))).append(cell(Format.percent(t.serverUtilisation())))
+                .append(cell(Format.percent(t.generatorUtilisation())))
                 .append(cell(Format.micros(t.p50()))).append(cell(Format.micros(t.p99())))
                 .append(cell(Format.micros(t.p999()))).append(cell(Format.micros(t.max())))
-                .append(cell(Long.toString(t.errors()))).append("</tr>\n");
+                .append(cell(Long.toString(t.errors()))).append(cell(cpus)).append("<td class=\"l\">")
+                .append(Html.escape(TerminalTable.note(t))).append("</td></tr>\n");
         }
         html.append("</table>\n");
         if (summary.pairs().isEmpty())
         {
             return;
         }
-        html.append("<table>\n<tr><th class=\"l\">workload</th><th class=\"l\">A / B</th>")
-            .append("<th>throughput ratio (median)</th><th>per round</th><th>p99 ratio (median)</th>")
-            .append("<th>per round</th></tr>\n");
+        html.append("<table>\n<tr><th class=\"l\">workload</th><th class=\"l\">A / B</th><th class=\"l\">tool</th>")
+            .append("<th>throughput ratio (median)</th><th>per round</th><th>per server CPU-s ratio (median)</th>")
+            .append("<th>per round</th><th>p99 ratio (median)</th><th>per round</th></tr>\n");
         for (final Summary.PairRatio p : summary.pairs())
         {
             html.append("<tr><td class=\"l\">").append(Html.escape(p.workload())).append("</td><td class=\"l\">")
-                .append(Html.escape(p.a() + " / " + p.b())).append("</td>")
+                .append(Html.escape(p.a() + " / " + p.b())).append("</td><td class=\"l\">")
+                .append(Html.escape(p.tool())).append("</td>")
                 .append(cell(Format.ratio(p.throughputRatio()))).append(cell(Format.ratios(p.throughputRatios())))
+                .append(cell(Format.ratio(p.cpuRatio()))).append(cell(Format.ratios(p.cpuRatios())))
                 .append(cell(Format.ratio(p.p99Ratio()))).append(cell(Format.ratios(p.p99Ratios())))
                 .append("</tr>\n");
         }
         html.append("</table>\n");
+        if (summary.crossChecks().isEmpty())
+        {
+            return;
+        }
+        html.append("<h2>Cross-check: both clients' ratios</h2>\n<table>\n<tr><th class=\"l\">workload</th>")
+            .append("<th class=\"l\">A / B</th><th>req/s ratio, agni-loadgen</th><th>req/s ratio, redis-benchmark")
+            .append("</th><th>apart</th><th>per CPU-s ratio, agni-loadgen</th><th>per CPU-s ratio, ")
+            .append("redis-benchmark</th></tr>\n");
+        for (final Summary.CrossCheck c : summary.crossChecks())
+        {
+            html.append("<tr").append(c.differs() ? " class=\"fail\"" : "").append("><td class=\"l\">")
+                .append(Html.escape(c.workload())).append("</td><td class=\"l\">")
+                .append(Html.escape(c.a() + " / " + c.b())).append("</td>")
+                .append(cell(Format.ratio(c.loadgenRatio()))).append(cell(Format.ratio(c.benchmarkRatio())))
+                .append(cell(Format.percent(Math.abs(c.agreement() - 1))))
+                .append(cell(Format.ratio(c.loadgenCpuRatio()))).append(cell(Format.ratio(c.benchmarkCpuRatio())))
+                .append("</tr>\n");
+        }
+        html.append("</table>\n<p>").append(Html.escape(TerminalTable.agreement(summary))).append("</p>\n");
     }
 
     private static void charts(final StringBuilder html, final BenchmarkResults results, final String workload)
@@ -123,6 +156,21 @@ public final class HtmlReport
         }
         html.append(SvgChart.bars("Throughput by round: " + workload, "requests per second", groups, names, colors,
             values)).append('\n');
+        final double[][] perCpu = new double[targets.size()][];
+        boolean anyCpu = false;
+        for (int t = 0; t < targets.size(); t++)
+        {
+            final double[] perRound = Summary.perRound(results, targets.get(t).name(), workload,
+                RunResult::perServerCpuSecond);
+            perCpu[t] = Arrays.copyOf(perRound, perRound.length + 1);
+            perCpu[t][perRound.length] = Stats.median(perRound);
+            anyCpu |= !Double.isNaN(perCpu[t][perRound.length]);
+        }
+        if (anyCpu)
+        {
+            html.append(SvgChart.bars("Requests per server CPU-second by round: " + workload,
+                "requests per server CPU-second", groups, names, colors, perCpu)).append('\n');
+        }
 
         final List<SvgChart.Series> latency = new ArrayList<>();
         final double[] positions = new double[PERCENTILES.size()];
@@ -182,7 +230,8 @@ public final class HtmlReport
     private static void runsTable(final StringBuilder html, final BenchmarkResults results)
     {
         html.append("<h2>Runs</h2>\n<table>\n<tr><th>round</th><th class=\"l\">workload</th><th class=\"l\">target</th>")
-            .append("<th>requests</th><th>req/s</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th>")
+            .append("<th class=\"l\">tool</th><th>requests</th><th>req/s</th><th>server CPU-s</th>")
+            .append("<th>req / server CPU-s</th><th>load CPUs busy</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th>")
             .append("<th>p99.99</th><th>max</th><th>errors</th><th>null replies</th><th>late</th>")
             .append("<th class=\"l\">started</th></tr>\n");
         for (final RunResult run : results.runs())
@@ -191,7 +240,11 @@ public final class HtmlReport
             final Latency l = m.latency();
             html.append("<tr>").append(cell(Integer.toString(run.round()))).append("<td class=\"l\">")
                 .append(Html.escape(run.workload())).append("</td><td class=\"l\">").append(Html.escape(run.target()))
-                .append("</td>").append(cell(Long.toString(m.requests()))).append(cell(Format.rate(m.throughput())))
+                .append("</td><td class=\"l\">").append(Html.escape(run.tool())).append("</td>")
+                .append(cell(Long.toString(m.requests()))).append(cell(Format.rate(m.throughput())))
+                .append(cell(Double.isNaN(run.cpu().serverCpuSeconds()) ? "-" :
+                    String.format(Locale.ROOT, "%.2f", run.cpu().serverCpuSeconds())))
+                .append(cell(Format.rate(run.perServerCpuSecond()))).append(cell(Format.percent(run.cpu().clientCpusBusy())))
                 .append(cell(Format.micros(l.p50()))).append(cell(Format.micros(l.p90())))
                 .append(cell(Format.micros(l.p99()))).append(cell(Format.micros(l.p999())))
                 .append(cell(Format.micros(l.p9999()))).append(cell(Format.micros(l.max())))

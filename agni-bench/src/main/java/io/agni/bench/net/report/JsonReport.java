@@ -1,5 +1,7 @@
 package io.agni.bench.net.report;
 
+import io.agni.bench.net.cpu.CpuPlacement;
+import io.agni.bench.net.cpu.CpuUse;
 import io.agni.bench.net.load.Latency;
 import io.agni.bench.net.load.RunMeasurement;
 
@@ -7,15 +9,16 @@ import java.util.Map;
 
 /**
  * The results as one JSON document ({@code results.json}): environment, command line, every flag, the targets, each
- * run with its latency percentiles (microseconds) and per-second throughput, and the summary with the round-by-round
- * ratios. Made to be read by a program; the field names are the report's vocabulary.
+ * run with its latency percentiles (microseconds), per-second throughput and CPU use, the summary with the
+ * round-by-round ratios, and both clients' ratios side by side. Format 2 added the method (CPU placement, warm-up
+ * round, cross-check), the tool and CPU use of each run, requests per server CPU-second, and the cross-checks. Made to be read by a program; the field names are the report's vocabulary.
  */
 public final class JsonReport
 {
     /**
      * The version of the document's layout, raised when a field changes meaning.
      */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
 
     private JsonReport()
     {
@@ -45,9 +48,10 @@ public final class JsonReport
         results.workloads().forEach(json::value);
         json.endArray();
         json.field("rounds", results.rounds());
+        method(json, results.method());
         targets(json, results);
         runs(json, results);
-        summary(json, Summary.of(results));
+        summary(json, Summary.of(results), results.method().placement().shared());
         return json.endObject().toString();
     }
 
@@ -61,6 +65,23 @@ public final class JsonReport
             .field("loadAverageAtStart", env.loadAverage())
             .endObject();
         json.field("jdk", env.jdk()).field("agniCommit", env.agniCommit());
+    }
+
+    private static void method(final JsonWriter json, final Method method)
+    {
+        final CpuPlacement placement = method.placement();
+        json.name("method").beginObject()
+            .field("description", method.describe())
+            .field("pinned", placement.pinned())
+            .field("sharedCpus", placement.shared())
+            .field("serverCpus", placement.server().toString())
+            .field("clientCpus", placement.client().toString())
+            .field("availableCpus", placement.available().toString())
+            .field("placementNote", placement.note())
+            .field("warmupRoundSeconds", method.warmupRound().toMillis() / 1000.0)
+            .field("crossCheck", method.crossCheck())
+            .field("crossCheckNote", method.crossCheckNote())
+            .endObject();
     }
 
     private static void targets(final JsonWriter json, final BenchmarkResults results)
@@ -84,6 +105,7 @@ public final class JsonReport
         {
             final RunMeasurement m = run.measurement();
             json.beginObject()
+                .field("tool", run.tool())
                 .field("target", run.target())
                 .field("workload", run.workload())
                 .field("round", run.round())
@@ -95,6 +117,7 @@ public final class JsonReport
                 .field("windowSeconds", m.windowNanos() / 1e9)
                 .field("throughput", m.throughput())
                 .field("late", m.late());
+            cpu(json, run);
             latency(json, m.latency());
             json.name("perSecond").beginArray();
             for (final long count : m.perSecond())
@@ -104,6 +127,21 @@ public final class JsonReport
             json.endArray().endObject();
         }
         json.endArray();
+    }
+
+    private static void cpu(final JsonWriter json, final RunResult run)
+    {
+        final CpuUse cpu = run.cpu();
+        json.name("cpu").beginObject()
+            .field("wallSeconds", cpu.wallSeconds())
+            .field("serverCpuSeconds", cpu.serverCpuSeconds())
+            .field("serverUtilisation", cpu.serverUtilisation())
+            .field("requestsPerServerCpuSecond", run.perServerCpuSecond())
+            .field("generatorCpuSeconds", cpu.generatorCpuSeconds())
+            .field("generatorUtilisation", cpu.generatorUtilisation())
+            .field("clientCpusBusy", cpu.clientCpusBusy())
+            .field("clientBound", cpu.clientBound())
+            .endObject();
     }
 
     private static void latency(final JsonWriter json, final Latency latency)
@@ -120,12 +158,13 @@ public final class JsonReport
             .endObject();
     }
 
-    private static void summary(final JsonWriter json, final Summary summary)
+    private static void summary(final JsonWriter json, final Summary summary, final boolean shared)
     {
         json.name("summary").beginArray();
         for (final Summary.TargetSummary t : summary.targets())
         {
             json.beginObject()
+                .field("tool", t.tool())
                 .field("workload", t.workload())
                 .field("target", t.target())
                 .field("rounds", t.rounds())
@@ -136,8 +175,14 @@ public final class JsonReport
                 .field("medianP99Micros", t.p99())
                 .field("medianP999Micros", t.p999())
                 .field("medianMaxMicros", t.max())
-                .field("errors", t.errors());
+                .field("errors", t.errors())
+                .field("medianRequestsPerServerCpuSecond", t.medianPerCpuSecond())
+                .field("medianServerUtilisation", t.serverUtilisation())
+                .field("medianGeneratorUtilisation", t.generatorUtilisation())
+                .field("clientBoundRounds", t.clientBoundRounds())
+                .field("sharedCpus", shared);
             array(json, "throughputPerRound", t.throughput());
+            array(json, "requestsPerServerCpuSecondPerRound", t.perCpuSecond());
             json.endObject();
         }
         json.endArray();
@@ -145,16 +190,39 @@ public final class JsonReport
         for (final Summary.PairRatio p : summary.pairs())
         {
             json.beginObject()
+                .field("tool", p.tool())
                 .field("workload", p.workload())
                 .field("a", p.a())
                 .field("b", p.b())
                 .field("medianThroughputRatio", p.throughputRatio())
-                .field("medianP99Ratio", p.p99Ratio());
+                .field("medianP99Ratio", p.p99Ratio())
+                .field("medianPerServerCpuSecondRatio", p.cpuRatio());
             array(json, "throughputRatioPerRound", p.throughputRatios());
             array(json, "p99RatioPerRound", p.p99Ratios());
+            array(json, "perServerCpuSecondRatioPerRound", p.cpuRatios());
             json.endObject();
         }
         json.endArray();
+        json.name("crossChecks").beginArray();
+        for (final Summary.CrossCheck c : summary.crossChecks())
+        {
+            json.beginObject()
+                .field("workload", c.workload())
+                .field("a", c.a())
+                .field("b", c.b())
+                .field("loadgenThroughputRatio", c.loadgenRatio())
+                .field("redisBenchmarkThroughputRatio", c.benchmarkRatio())
+                .field("agreement", c.agreement())
+                .field("differs", c.differs())
+                .field("loadgenPerServerCpuSecondRatio", c.loadgenCpuRatio())
+                .field("redisBenchmarkPerServerCpuSecondRatio", c.benchmarkCpuRatio())
+                .endObject();
+        }
+        json.endArray();
+        if (!summary.crossChecks().isEmpty())
+        {
+            json.field("crossCheckAgreement", TerminalTable.agreement(summary));
+        }
     }
 
     private static void array(final JsonWriter json, final String name, final double[] values)

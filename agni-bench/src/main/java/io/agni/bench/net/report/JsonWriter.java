@@ -112,6 +112,11 @@ final class JsonWriter
         return name(name).value(value);
     }
 
+    JsonWriter field(final String name, final boolean value)
+    {
+        return name(name).value(value);
+    }
+
     @Override
     public String toString()
     {

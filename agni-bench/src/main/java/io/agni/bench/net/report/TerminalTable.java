@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The summary as plain-text tables for the terminal: per workload, each target's median throughput, its range over
- * the rounds and its median latencies; then each pair's round-by-round ratios and their median.
+ * The summary as plain-text tables for the terminal: first how the run was made (CPUs, warm-up, cross-check); then
+ * per tool, case and target the median throughput, its range over the rounds, requests per server CPU-second and the
+ * median latencies, with a note where client and server shared CPUs or the load's CPUs were saturated; then each
+ * pair's round-by-round ratios and their median; then both tools' ratios side by side, and in words where they
+ * disagree.
  */
 public final class TerminalTable
 {
@@ -20,31 +23,79 @@ public final class TerminalTable
     public static String render(final BenchmarkResults results)
     {
         final Summary summary = Summary.of(results);
+        final StringBuilder out = new StringBuilder();
+        out.append(results.method().describe()).append("\n\n");
         final List<String[]> rows = new ArrayList<>();
-        rows.add(new String[]{"workload", "target", "rounds", "median req/s", "min - max req/s", "p50 us", "p99 us",
-            "p99.9 us", "max us", "errors"});
+        rows.add(new String[]{"workload", "target", "tool", "rounds", "median req/s", "min - max req/s",
+            "req/server-CPU-s", "server CPU", "load CPU", "p50 us", "p99 us", "p99.9 us", "max us", "errors", "CPUs",
+            "note"});
         for (final Summary.TargetSummary t : summary.targets())
         {
-            rows.add(new String[]{t.workload(), t.target(), Integer.toString(t.rounds()),
+            rows.add(new String[]{t.workload(), t.target(), t.tool(), Integer.toString(t.rounds()),
                 Format.rate(t.medianThroughput()), Format.rate(t.minThroughput()) + " - " +
-                Format.rate(t.maxThroughput()), Format.micros(t.p50()), Format.micros(t.p99()),
-                Format.micros(t.p999()), Format.micros(t.max()), Long.toString(t.errors())});
+                Format.rate(t.maxThroughput()), Format.rate(t.medianPerCpuSecond()),
+                Format.percent(t.serverUtilisation()), Format.percent(t.generatorUtilisation()),
+                Format.micros(t.p50()), Format.micros(t.p99()), Format.micros(t.p999()), Format.micros(t.max()),
+                Long.toString(t.errors()), results.method().placement().label(), note(t)});
         }
-        final StringBuilder out = new StringBuilder();
-        table(out, rows, 2);
+        table(out, rows, 3);
         if (!summary.pairs().isEmpty())
         {
             final List<String[]> ratios = new ArrayList<>();
-            ratios.add(new String[]{"workload", "A / B", "throughput A/B", "per round", "p99 A/B", "per round"});
+            ratios.add(new String[]{"workload", "A / B", "tool", "throughput A/B", "per round", "per CPU-s A/B",
+                "per round", "p99 A/B", "per round"});
             for (final Summary.PairRatio p : summary.pairs())
             {
-                ratios.add(new String[]{p.workload(), p.a() + " / " + p.b(), Format.ratio(p.throughputRatio()),
-                    Format.ratios(p.throughputRatios()), Format.ratio(p.p99Ratio()), Format.ratios(p.p99Ratios())});
+                ratios.add(new String[]{p.workload(), p.a() + " / " + p.b(), p.tool(),
+                    Format.ratio(p.throughputRatio()), Format.ratios(p.throughputRatios()), Format.ratio(p.cpuRatio()),
+                    Format.ratios(p.cpuRatios()), Format.ratio(p.p99Ratio()), Format.ratios(p.p99Ratios())});
             }
             out.append('\n');
-            table(out, ratios, 2);
+            table(out, ratios, 3);
+        }
+        if (!summary.crossChecks().isEmpty())
+        {
+            final List<String[]> checks = new ArrayList<>();
+            checks.add(new String[]{"workload", "A / B", "req/s A/B agni-loadgen", "redis-benchmark", "apart",
+                "per CPU-s A/B agni-loadgen", "redis-benchmark"});
+            for (final Summary.CrossCheck c : summary.crossChecks())
+            {
+                checks.add(new String[]{c.workload(), c.a() + " / " + c.b(), Format.ratio(c.loadgenRatio()),
+                    Format.ratio(c.benchmarkRatio()), Format.percent(Math.abs(c.agreement() - 1)),
+                    Format.ratio(c.loadgenCpuRatio()), Format.ratio(c.benchmarkCpuRatio())});
+            }
+            out.append('\n');
+            table(out, checks, 2);
+            out.append('\n').append(agreement(summary)).append('\n');
         }
         return out.toString();
+    }
+
+    /**
+     * @param summary a summary with cross-checks.
+     * @return whether the two tools' throughput ratios agree within {@link Summary#DISAGREEMENT}, in words, naming
+     * every pair where they do not.
+     */
+    public static String agreement(final Summary summary)
+    {
+        final List<String> differ = summary.crossChecks().stream().filter(Summary.CrossCheck::differs)
+            .map(Summary.CrossCheck::sentence).toList();
+        if (differ.isEmpty())
+        {
+            return "agni-loadgen and redis-benchmark agree within 10 % on every ratio.";
+        }
+        return "agni-loadgen and redis-benchmark differ by more than 10 % on " + differ.size() + " of " +
+            summary.crossChecks().size() + " ratios, a finding about the method rather than the servers: " +
+            String.join("; ", differ) + ".";
+    }
+
+    /**
+     * @param t a row.
+     * @return what to say of it: client-bound rounds, if any.
+     */
+    static String note(final Summary.TargetSummary t)
+    {
+        return t.clientBoundRounds() == 0 ? "" : "client-bound " + t.clientBoundRounds() + "/" + t.rounds();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.agni.bench.net.target;
 
+import io.agni.bench.net.cpu.CpuPlacement;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -17,11 +18,16 @@ import java.util.Optional;
  *   persistence, so it measures the same in-memory work as agni.</li>
  * </ul>
  *
- * @param agniJar     agni's server jar.
+ * <p>With a {@link CpuPlacement} that pins, every server runs under {@code taskset -c SERVER_CPUS} (its whole
+ * process: a JVM's compiler and collector threads too), and agni gets one event loop per server CPU
+ * ({@code --threads k}) unless its flags say otherwise.
+ *
+ * @param agniJar        agni's server jar.
  * @param agniJvmOptions options for the agni server's JVM, before {@code -jar}.
- * @param redisServer the {@code redis-server} executable, or null if none was found.
+ * @param redisServer    the {@code redis-server} executable, or null if none was found.
+ * @param placement      where servers run, or null to start them as they are.
  */
-public record Targets(Path agniJar, List<String> agniJvmOptions, Path redisServer)
+public record Targets(Path agniJar, List<String> agniJvmOptions, Path redisServer, CpuPlacement placement)
 {
     /**
      * Where the build puts agni's server jar, relative to the repository root.
@@ -39,6 +45,18 @@ public record Targets(Path agniJar, List<String> agniJvmOptions, Path redisServe
     public Targets
     {
         agniJvmOptions = List.copyOf(agniJvmOptions);
+    }
+
+    /**
+     * Targets whose servers are started as they are, not pinned.
+     *
+     * @param agniJar        agni's server jar.
+     * @param agniJvmOptions options for the agni server's JVM.
+     * @param redisServer    the {@code redis-server} executable, or null.
+     */
+    public Targets(final Path agniJar, final List<String> agniJvmOptions, final Path redisServer)
+    {
+        this(agniJar, agniJvmOptions, redisServer, null);
     }
 
     /**
@@ -61,7 +79,7 @@ public record Targets(Path agniJar, List<String> agniJvmOptions, Path redisServe
                         (agniJar == null ? AGNI_JAR : agniJar) + "); build it with 'mvn -B -q package -DskipTests' " +
                         "or give --agni-jar");
                 }
-                yield new ServerTarget(spec, port -> agniCommand(port, spec.flags()));
+                yield new ServerTarget(spec, port -> placed(agniCommand(port, agniFlags(spec.flags()))));
             }
             case REDIS ->
             {
@@ -70,9 +88,30 @@ public record Targets(Path agniJar, List<String> agniJvmOptions, Path redisServe
                     throw new IllegalArgumentException("target " + spec.name() + ": redis-server is not installed " +
                         "(apt-get install -y redis-server) and --redis-server was not given");
                 }
-                yield new ServerTarget(spec, port -> redisCommand(port, spec.flags()));
+                yield new ServerTarget(spec, port -> placed(redisCommand(port, spec.flags())));
             }
         };
+    }
+
+    /**
+     * @param flags agni's flags as given.
+     * @return them with {@code --threads k} added for k server CPUs when pinned and no thread count is given.
+     */
+    public List<String> agniFlags(final List<String> flags)
+    {
+        if (placement == null || !placement.pinned() || flags.stream().anyMatch(f -> f.startsWith("--threads")))
+        {
+            return flags;
+        }
+        final List<String> withThreads = new ArrayList<>(flags);
+        withThreads.add("--threads");
+        withThreads.add(Integer.toString(placement.server().size()));
+        return List.copyOf(withThreads);
+    }
+
+    private List<String> placed(final List<String> command)
+    {
+        return placement == null ? command : placement.serverCommand(command);
     }
 
     /**

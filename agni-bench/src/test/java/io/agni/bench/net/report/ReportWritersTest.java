@@ -57,7 +57,10 @@ class ReportWritersTest
 
         assertTrue(html.startsWith("<!DOCTYPE html>"));
         assertTrue(html.trim().endsWith("</html>"));
-        assertEquals(6, count(html, "<svg "), "three charts for each of two workloads");
+        assertEquals(8, count(html, "<svg "), "four charts for each of two workloads");
+        assertTrue(html.contains("Requests per server CPU-second by round: set"));
+        assertTrue(html.contains("servers on CPU 1, load on CPU 0 (pinned with taskset)"), "the method is stated");
+        assertTrue(html.contains("Warm-up round: before round 1 every target ran every case for 5 s"));
         assertEquals(count(html, "<svg "), count(html, "</svg>"));
         assertTrue(html.contains("Throughput by round: set"));
         assertTrue(html.contains("Latency percentiles: get"));
@@ -131,10 +134,11 @@ class ReportWritersTest
         final String[] lines = csv.split("\r\n");
 
         assertEquals(9, lines.length);
-        assertTrue(lines[0].startsWith("target,workload,round,started,requests,errors"));
+        assertTrue(lines[0].startsWith("tool,target,workload,round,started,requests,errors"));
         assertTrue(lines[0].endsWith(",connections,target,agni-jvm-opts"));
-        assertTrue(lines[1].startsWith("agni,set,1,2026-11-30T10:00:00Z,250000,0,3,5,50000,225,450,900,1800,2700," +
-            "4500,300,0,50000 50001 49999 50000 50000,2,25769803776,AMD EPYC,Linux 6 amd64,Debian 17.0.15,abc1234,50,"));
+        assertTrue(lines[1].startsWith("agni-loadgen,agni,set,1,2026-11-30T10:00:00Z,250000,0,3,5,50000,225,450,900," +
+            "1800,2700,4500,300,0,50000 50001 49999 50000 50000,2.5,100000,2.5,0.5,false,false,1,0,2,25769803776," +
+            "AMD EPYC,Linux 6 amd64,Debian 17.0.15,abc1234,50,"), lines[1]);
         assertTrue(lines[1].endsWith(",50,\"a,b=redis:--io-threads 2\",\"-Xmx1g \"\"quoted\"\", <tag> & more\""));
     }
 
@@ -144,8 +148,9 @@ class ReportWritersTest
         final String[] lines = CsvReport.summary(results()).split("\r\n");
 
         assertEquals(1 + 4 + 2, lines.length);
-        assertTrue(lines[1].startsWith("target,set,agni,,2,51000,50000,52000,"));
-        assertTrue(lines[5].startsWith("ratio,set,agni,redis,2,"));
+        assertTrue(lines[1].startsWith("target,agni-loadgen,set,agni,,2,51000,50000,52000,102000,0.5,0,false,"),
+            lines[1]);
+        assertTrue(lines[5].startsWith("ratio,agni-loadgen,set,agni,redis,2,"), lines[5]);
     }
 
     @Test
@@ -153,7 +158,10 @@ class ReportWritersTest
     {
         final String table = TerminalTable.render(results());
 
+        assertTrue(table.startsWith("CPUs: servers on CPU 1, load on CPU 0"), table);
         assertTrue(table.contains("set       agni"), table);
+        assertTrue(table.contains("102,000"), "requests per server CPU-second: " + table);
+        assertTrue(table.contains("1 | 0"), "the CPUs of each row: " + table);
         assertTrue(table.contains("51,000"), table);
         assertTrue(table.contains("50,000 - 52,000"), table);
         assertTrue(table.contains("agni / redis"), table);

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SummaryTest
 {
@@ -76,5 +78,86 @@ class SummaryTest
         assertEquals("set x/y set x/z set y/z get x/y get x/z get y/z", String.join(" ",
             summary.pairs().stream().map(p -> p.workload() + " " + p.a() + "/" + p.b()).toList()));
         assertEquals(0.25, summary.pairs().get(1).throughputRatio(), 1e-12);
+    }
+
+    @Test
+    void costPerRequestIsThroughputOverServerCpuAndItsRatioIsTakenRoundByRound()
+    {
+        // a serves 100 req/s on 0.5 CPU (200 per CPU-second), b 100 req/s on 0.25 CPU (400): b is cheaper per request
+        // although both are as fast.
+        final BenchmarkResults results = new ResultsFixture(2).target("a").target("b")
+            .run(RunResult.LOADGEN, "a", "set", 1, 100, 1, 0.5, 0.3).run(RunResult.LOADGEN, "b", "set", 1, 100, 1, 0.25, 0.3)
+            .run(RunResult.LOADGEN, "a", "set", 2, 100, 1, 0.5, 0.3).run(RunResult.LOADGEN, "b", "set", 2, 100, 1, 0.5, 0.3)
+            .build(null);
+
+        final Summary summary = Summary.of(results);
+
+        assertEquals(200, summary.targets().get(0).medianPerCpuSecond(), 1e-9);
+        assertEquals(0.5, summary.targets().get(0).serverUtilisation(), 1e-9);
+        assertArrayEquals(new double[]{0.5, 1.0}, summary.pairs().get(0).cpuRatios(), 1e-12);
+        assertEquals(0.75, summary.pairs().get(0).cpuRatio(), 1e-12);
+        assertEquals(1.0, summary.pairs().get(0).throughputRatio(), 1e-12);
+    }
+
+    @Test
+    void roundsWhoseLoadCpusWereSaturatedAreCountedAsClientBound()
+    {
+        final BenchmarkResults results = new ResultsFixture(3).target("a")
+            .run(RunResult.LOADGEN, "a", "get", 1, 100, 1, 0.5, 0.95)
+            .run(RunResult.LOADGEN, "a", "get", 2, 100, 1, 0.5, 0.89)
+            .run(RunResult.LOADGEN, "a", "get", 3, 100, 1, 0.5, 0.90)
+            .build(null);
+
+        final Summary.TargetSummary a = Summary.of(results).targets().get(0);
+
+        assertEquals(2, a.clientBoundRounds(), "0.95 and 0.90 busy are saturated, 0.89 is not");
+        assertEquals("client-bound 2/3", TerminalTable.note(a));
+    }
+
+    @Test
+    void eachToolHasItsOwnRowsAndPairsAndTheCrossCheckSetsTheirRatiosSideBySide()
+    {
+        final BenchmarkResults results = new ResultsFixture(1).target("agni").target("redis")
+            .run(RunResult.LOADGEN, "agni", "set", 1, 130, 1, 1, 0.5)
+            .run(RunResult.LOADGEN, "redis", "set", 1, 100, 1, 1, 0.5)
+            .run(RunResult.REDIS_BENCHMARK, "agni", "set", 1, 100, 1, 1, 0.5)
+            .run(RunResult.REDIS_BENCHMARK, "redis", "set", 1, 100, 1, 1, 0.5)
+            .run(RunResult.LOADGEN, "agni", "get", 1, 105, 1, 1, 0.5)
+            .run(RunResult.LOADGEN, "redis", "get", 1, 100, 1, 1, 0.5)
+            .run(RunResult.REDIS_BENCHMARK, "agni", "get", 1, 100, 1, 1, 0.5)
+            .run(RunResult.REDIS_BENCHMARK, "redis", "get", 1, 100, 1, 1, 0.5)
+            .build(null);
+
+        final Summary summary = Summary.of(results);
+
+        assertEquals(4, summary.targets(RunResult.LOADGEN).size());
+        assertEquals(4, summary.targets(RunResult.REDIS_BENCHMARK).size());
+        assertEquals(2, summary.pairs(RunResult.REDIS_BENCHMARK).size());
+        assertEquals(2, summary.crossChecks().size());
+        final Summary.CrossCheck set = summary.crossChecks().get(0);
+        assertEquals("set", set.workload());
+        assertEquals(1.3, set.loadgenRatio(), 1e-12);
+        assertEquals(1.0, set.benchmarkRatio(), 1e-12);
+        assertTrue(set.differs(), "30 % apart");
+        assertFalse(summary.crossChecks().get(1).differs(), "5 % apart");
+        final String words = TerminalTable.agreement(summary);
+        assertTrue(words.contains("differ by more than 10 % on 1 of 2 ratios"), words);
+        assertTrue(words.contains("set: agni / redis is 1.30 by agni-loadgen but 1.00 by redis-benchmark (30 % apart)"),
+            words);
+        assertFalse(words.contains("get:"), words);
+    }
+
+    @Test
+    void toolsThatAgreeWithinTenPercentAreSaidToAgree()
+    {
+        final BenchmarkResults results = new ResultsFixture(1).target("agni").target("redis")
+            .run(RunResult.LOADGEN, "agni", "get", 1, 109, 1, 1, 0.5)
+            .run(RunResult.LOADGEN, "redis", "get", 1, 100, 1, 1, 0.5)
+            .run(RunResult.REDIS_BENCHMARK, "agni", "get", 1, 100, 1, 1, 0.5)
+            .run(RunResult.REDIS_BENCHMARK, "redis", "get", 1, 100, 1, 1, 0.5)
+            .build(null);
+
+        assertEquals("agni-loadgen and redis-benchmark agree within 10 % on every ratio.",
+            TerminalTable.agreement(Summary.of(results)));
     }
 }
