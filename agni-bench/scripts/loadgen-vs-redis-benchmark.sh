@@ -6,6 +6,8 @@
 #   agni-bench/scripts/loadgen-vs-redis-benchmark.sh [ITERATIONS] [PIPELINES]   (defaults: 3 "1 16")
 #
 # Needs redis-server, redis-benchmark and agni-bench/target/agni-loadgen.jar (mvn -B -q package -DskipTests).
+# Nothing is pinned here (the tools are compared as they were before pinning); the main job now runs redis-benchmark
+# beside agni-loadgen in every round, pinned, and reports both tools' ratios (docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -31,7 +33,7 @@ for i in $(seq 1 "$ITER"); do
                 rb*) redis-benchmark -p "$PORT" -t set,get -c 50 -r 1000 -d 100 -n "$N" -P "$P" --threads "$T" -q 2>&1 \
                          | tr '\r' '\n' | grep 'requests per second' | sed "s/^/redis-benchmark threads=$T P=$P /" ;;
                 lg*) java -jar "$JAR" -t "127.0.0.1:$PORT" -w set,get -c 50 -k 1000 -d 100 -n "$N" -P "$P" -r 1 \
-                         --threads "$T" --warmup 1s --first-warmup 1s --no-progress -o "$OUT/lg" 2>&1 \
+                         --threads "$T" --warmup 1s --warmup-round 0s --no-pin --no-cross-check --no-progress -o "$OUT/lg" 2>&1 \
                          | grep '^\[' | sed "s/^/agni-loadgen threads=$T P=$P /" ;;
             esac
         done

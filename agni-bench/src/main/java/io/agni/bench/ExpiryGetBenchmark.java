@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * during the run), with the store's default clock or a cached one ({@code clock}). A GET of an entry with an expiry
  * time reads the clock once; this measures what that and the longer header cost. Same keys, value size, key choice
  * and destination buffer as {@code StoreBenchmark.getHit} with {@code store=agni-zc}. Run with {@code -t 2}, as the
- * store acceptance run (docs/benchmarks.md, "GET of entries with an expiry time").
+ * store acceptance run (docs/experiments/in-process-store.md, "GET of entries with an expiry time").
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -49,7 +49,7 @@ import java.util.concurrent.locks.StampedLock;
  *     do).</li>
  * </ol>
  * None of these is a store (nothing writes after setup); compare them with {@code StoreBenchmark.getHit} for
- * {@code agni-zc} and {@code chm} in the same interleaved run (docs/benchmarks.md, "The floor of an off-heap GET").
+ * {@code agni-zc} and {@code chm} in the same interleaved run (docs/experiments/in-process-store.md, "The floor of an off-heap GET").
  * {@code layout} places the value 8-aligned ({@code aligned}: 8-byte header) or as agni does ({@code packed}: 3-byte
  * header, value at an odd offset). Run with {@code -t 2}, as the store acceptance run.
  */

@@ -14,7 +14,7 @@ import java.util.function.LongConsumer;
  * exists for instruction counting: run under {@code valgrind --tool=cachegrind} with two operation counts after the
  * same warm-up, the difference in instructions divided by the difference in counts is the instructions of one GET
  * (JIT-compiled, with the harness's key choice and loop), which does not move with the machine's load as time does
- * ({@code agni-bench/scripts/instructions-per-get.sh}, docs/benchmarks.md).
+ * ({@code agni-bench/scripts/instructions-per-get.sh}, docs/experiments/in-process-store.md).
  *
  * <pre>
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp agni-bench/target/benchmarks.jar \

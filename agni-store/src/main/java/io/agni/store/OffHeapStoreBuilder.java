@@ -134,8 +134,8 @@ public final class OffHeapStoreBuilder
      * to move time by hand.
      * <p>
      * Every read of an entry that has an expiry time reads this clock once, and entries without one never do. The
-     * system clock costs about as much as the rest of such a GET (docs/benchmarks.md, "GET of entries with an
-     * expiry time"); an application with its own duty cycle can pass a {@code CachedEpochClock} that the cycle
+     * system clock costs about as much as the rest of such a GET (docs/experiments/in-process-store.md, "GET of
+     * entries with an expiry time"); an application with its own duty cycle can pass a {@code CachedEpochClock} that the cycle
      * updates, trading expiry precision (an entry stays readable until the clock is next updated past its
      * deadline) for a field read.
      *

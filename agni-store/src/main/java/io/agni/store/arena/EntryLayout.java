@@ -42,7 +42,7 @@ public final class EntryLayout
      * Every entry starts at a multiple of this many bytes in its segment, so a value's offset modulo 8 is the same
      * for every entry of one key length and header shape. A GET copies the value with the JVM's copy routine, which
      * branches on the source's alignment: with packed entries that branch is random and mispredicted, and a header
-     * read plus a 100-byte copy took 1.5 times as long (docs/benchmarks.md, "Entry alignment").
+     * read plus a 100-byte copy took 1.5 times as long (docs/experiments/in-process-store.md, "Entry alignment").
      */
     public static final int ALIGNMENT = 8;
 
