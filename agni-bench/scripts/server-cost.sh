@@ -3,10 +3,10 @@
 # redis-benchmark. Every target server is started once, pinned to CPU 1 (agni with --threads 1: the whole JVM, JIT
 # and GC included, runs under taskset), and left running; redis-benchmark runs pinned to CPU 0. Each round runs,
 # for every pipeline depth and every test, one redis-benchmark invocation against each target in turn
-# (A, B, A, B, ...), and reads the server's CPU time (utime + stime, fields 14 and 15 of /proc/PID/stat, in ticks of
-# getconf CLK_TCK) before and after it. It prints each measurement, then for every target but the last the
-# per-round ratios to the last target of requests per server CPU-second and of requests per second, and their
-# medians over the rounds after the first (the first round is JIT warm-up for agni).
+# (A, B, A, B, ...), and reads the server's CPU time (utime + stime, fields 14 and 15 of /proc/PID/stat, in ticks
+# of getconf CLK_TCK) before and after it. It prints each measurement (total and system CPU seconds), then for
+# every target but the last the per-round ratios to the last target of requests per server CPU-second and of
+# requests per second, and their medians over the rounds after the first (the first round is JIT warm-up for agni).
 #
 #   agni-bench/scripts/server-cost.sh [TARGET...]
 #
@@ -71,12 +71,12 @@ free_port() {
 }
 
 cpu_ticks() {
-    # Fields 14 and 15 counted after the ")" that ends the command name (which may hold spaces).
+    # Fields 14 and 15 (utime, stime) counted after the ")" that ends the command name (which may hold spaces).
     local stat
     stat=$(<"/proc/$1/stat")
     stat=${stat##*) }
     set -- $stat
-    echo $(( ${12} + ${13} ))
+    echo "${12} ${13}"
 }
 
 wait_ready() {
@@ -120,10 +120,10 @@ for i in "${!TARGETS[@]}"; do
     echo "target $name: pid $! port $port"
 done
 
-# ROWS: round pipeline test target requests ticks rps
+# ROWS: round pipeline test target requests ticks rps user_ticks system_ticks
 ROWS="$WORK/rows"
 : >"$ROWS"
-printf '%-5s %-3s %-4s %-22s %9s %7s %12s %14s\n' round P test target requests cpu_s req/s req/cpu-s
+printf '%-5s %-3s %-4s %-22s %9s %7s %7s %12s %14s\n' round P test target requests cpu_s sys_s req/s req/cpu-s
 for round in $(seq 1 "$ROUNDS"); do
     for p in $PIPELINES; do
         n=$N_P1
@@ -132,17 +132,20 @@ for round in $(seq 1 "$ROUNDS"); do
         fi
         for t in $TESTS; do
             for i in "${!TARGETS[@]}"; do
-                before=$(cpu_ticks "${PIDS[$i]}")
+                read -r user0 sys0 < <(cpu_ticks "${PIDS[$i]}")
                 line=$(taskset -c "$CLIENT_CPU" redis-benchmark -p "${PORTS[$i]}" -t "$t" -c "$CLIENTS" -r "$KEYS" \
                     -d "$SIZE" -n "$n" -P "$p" -q 2>/dev/null | tr '\r' '\n' | grep 'requests per second' | tail -1)
-                after=$(cpu_ticks "${PIDS[$i]}")
+                read -r user1 sys1 < <(cpu_ticks "${PIDS[$i]}")
                 rps=$(sed -n 's/^[A-Z]*: \([0-9.]*\) requests per second.*/\1/p' <<<"$line")
-                ticks=$(( after - before ))
-                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$p" "$t" "$i" "$n" "$ticks" "$rps" >>"$ROWS"
+                user=$(( user1 - user0 ))
+                sys=$(( sys1 - sys0 ))
+                ticks=$(( user + sys ))
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$p" "$t" "$i" "$n" "$ticks" "$rps" "$user" \
+                    "$sys" >>"$ROWS"
                 awk -v r="$round" -v p="$p" -v t="$t" -v name="${NAMES[$i]}" -v n="$n" -v ticks="$ticks" \
-                    -v hz="$TICK" -v rps="$rps" 'BEGIN {
-                        printf "%-5s %-3s %-4s %-22s %9d %7.2f %12.0f %14.0f\n",
-                            r, p, t, name, n, ticks / hz, rps, (ticks > 0 ? n * hz / ticks : 0) }'
+                    -v sys="$sys" -v hz="$TICK" -v rps="$rps" 'BEGIN {
+                        printf "%-5s %-3s %-4s %-22s %9d %7.2f %7.2f %12.0f %14.0f\n",
+                            r, p, t, name, n, ticks / hz, sys / hz, rps, (ticks > 0 ? n * hz / ticks : 0) }'
             done
         done
     done
