@@ -6,6 +6,7 @@ import io.agni.protocol.RespWriter;
 import io.agni.protocol.command.CommandProcessor;
 import io.agni.protocol.command.Outcome;
 import io.agni.protocol.command.Session;
+import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,8 @@ import java.nio.channels.SocketChannel;
  * <h2>One readiness event</h2>
  * One read into the {@link QueryBuffer}; the decoder hands over every complete command; each is executed at once
  * and its reply appended to the connection's {@link ReplyBuffer}; then one write of all the replies. Pipelined
- * requests therefore cost one read and one write. If the write is partial the connection stops reading
+ * requests therefore cost one read and one write, and one read of the clock (the sessions' last-command time, as
+ * Redis stamps a client once per read). If the write is partial the connection stops reading
  * ({@code OP_WRITE} only) until its replies are drained: a client that does not read cannot make the server
  * execute more of its commands. Nothing here allocates per command.
  *
@@ -74,6 +76,7 @@ final class Connection implements RespDecoder.Listener
     private final SocketChannel channel;
     private final Session session;
     private final CommandProcessor processor;
+    private final EpochClock clock;
     private final RespDecoder decoder;
     private final QueryBuffer in;
     private final ReplyBuffer out = new ReplyBuffer();
@@ -92,6 +95,7 @@ final class Connection implements RespDecoder.Listener
     private long lingerDeadlineMs;
     private int bytesSinceProgress;
     private int commandsInBatch;
+    private long batchMillis;
     private boolean readSinceTick;
     int index;
 
@@ -109,6 +113,7 @@ final class Connection implements RespDecoder.Listener
         this.channel = channel;
         this.session = session;
         this.processor = processor;
+        this.clock = config.clock;
         this.decoder = new RespDecoder(config.protocolLimits);
         this.in = new QueryBuffer(config.maxQueryBuffer);
         this.maxQueryBuffer = config.maxQueryBuffer;
@@ -170,6 +175,7 @@ final class Connection implements RespDecoder.Listener
         readSinceTick = true;
         bytesSinceProgress = (int)Math.min(Integer.MAX_VALUE, (long)bytesSinceProgress + read);
         commandsInBatch = 0;
+        batchMillis = clock.time();
         final int consumed = decoder.decode(in.buffer(), 0, in.length(), this);
         in.consume(consumed);
         if (disconnectReason != null)
@@ -215,7 +221,7 @@ final class Connection implements RespDecoder.Listener
         Outcome outcome;
         try
         {
-            outcome = processor.execute(session, args, writer);
+            outcome = processor.execute(session, args, writer, batchMillis);
         }
         catch (final RuntimeException ex)
         {

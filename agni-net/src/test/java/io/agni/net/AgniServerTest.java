@@ -116,6 +116,49 @@ class AgniServerTest
     }
 
     @Test
+    void pipelinedGetsOfValuesLargerThanTheReplyBufferArriveWholeAndInOrder() throws IOException
+    {
+        // Values go from the store straight into the reply buffer: sizes on both sides of the initial 16 KiB and of
+        // the 256 KiB mid-batch flush, headers of every digit count, misses and an empty value between them.
+        final int[] sizes = {100, 0, 20_000, 7, 300_000, 100, 99_999};
+        final AgniServer server = start(serverOn(store));
+        final RawRespConnection client = connect(server);
+        for (int i = 0; i < sizes.length; i++)
+        {
+            assertEquals("+OK", client.call("SET", "big:" + i, value(sizes[i], i)));
+        }
+        final ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < sizes.length; i++)
+            {
+                pipeline.writeBytes(RawRespConnection.encode("GET", "big:" + i));
+                pipeline.writeBytes(RawRespConnection.encode("GET", "missing:" + i));
+            }
+        }
+        client.sendRaw(pipeline.toByteArray());
+
+        for (int round = 0; round < 3; round++)
+        {
+            for (int i = 0; i < sizes.length; i++)
+            {
+                assertEquals(value(sizes[i], i), client.read(), "round " + round + ", value " + i);
+                assertNull(client.read(), "round " + round + ", miss " + i);
+            }
+        }
+    }
+
+    private static String value(final int length, final int seed)
+    {
+        final StringBuilder value = new StringBuilder(length);
+        for (int i = 0; i < length; i++)
+        {
+            value.append((char)('a' + (i + seed) % 26));
+        }
+        return value.toString();
+    }
+
+    @Test
     void servesInlineCommands() throws IOException
     {
         final AgniServer server = start(serverOn(store));

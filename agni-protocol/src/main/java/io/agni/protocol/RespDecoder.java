@@ -103,6 +103,11 @@ public final class RespDecoder
 
     private static final int CRLF_LENGTH = 2;
 
+    /**
+     * The most digits {@link #headerLineFast()} reads: any such number fits an {@code int}.
+     */
+    private static final int FAST_HEADER_DIGITS = 9;
+
     private final int maxBulkLength;
     private final int maxArguments;
     private final int maxLineLength;
@@ -255,20 +260,28 @@ public final class RespDecoder
 
     private boolean decodeMultibulkCount()
     {
-        final int lineEnd = findLineEnd((byte)'\r');
+        int lineEnd = headerLineFast();
         if (lineEnd < 0)
         {
-            if (available() > maxLineLength)
+            lineEnd = findLineEnd((byte)'\r');
+            if (lineEnd < 0)
             {
-                return fail(TOO_BIG_MULTIBULK_COUNT);
+                if (available() > maxLineLength)
+                {
+                    return fail(TOO_BIG_MULTIBULK_COUNT);
+                }
+                return false;
             }
-            return false;
+            if (lineEnd + 1 >= available())
+            {
+                return false;
+            }
+            if (!parseNumber(1, lineEnd))
+            {
+                return fail(INVALID_MULTIBULK_LENGTH);
+            }
         }
-        if (lineEnd + 1 >= available())
-        {
-            return false;
-        }
-        if (!parseNumber(1, lineEnd) || number > maxArguments)
+        if (number > maxArguments)
         {
             return fail(INVALID_MULTIBULK_LENGTH);
         }
@@ -288,25 +301,34 @@ public final class RespDecoder
 
     private boolean decodeBulkHeader()
     {
-        final int lineEnd = findLineEnd((byte)'\r');
+        int lineEnd = position < available() && buffer.getByte(commandStart() + position) == '$' ?
+            headerLineFast() : -1;
         if (lineEnd < 0)
         {
-            if (available() - position > maxLineLength)
+            lineEnd = findLineEnd((byte)'\r');
+            if (lineEnd < 0)
             {
-                return fail(TOO_BIG_BULK_COUNT);
+                if (available() - position > maxLineLength)
+                {
+                    return fail(TOO_BIG_BULK_COUNT);
+                }
+                return false;
             }
-            return false;
+            if (lineEnd + 1 >= available())
+            {
+                return false;
+            }
+            final byte type = buffer.getByte(commandStart() + position);
+            if (type != '$')
+            {
+                return fail("Protocol error: expected '$', got '" + (char)(type & 0xFF) + "'");
+            }
+            if (!parseNumber(position + 1, lineEnd) || number < 0)
+            {
+                return fail(INVALID_BULK_LENGTH);
+            }
         }
-        if (lineEnd + 1 >= available())
-        {
-            return false;
-        }
-        final byte type = buffer.getByte(commandStart() + position);
-        if (type != '$')
-        {
-            return fail("Protocol error: expected '$', got '" + (char)(type & 0xFF) + "'");
-        }
-        if (!parseNumber(position + 1, lineEnd) || number < 0 || number > maxBulkLength)
+        if (number > maxBulkLength)
         {
             return fail(INVALID_BULK_LENGTH);
         }
@@ -368,6 +390,43 @@ public final class RespDecoder
         }
         moveTo(newline + 1);
         return args.count() == 0 ? completeEmpty() : complete();
+    }
+
+    /**
+     * The common header line in one pass: at {@link #position} a type byte (checked by the caller), then 1 to
+     * {@link #FAST_HEADER_DIGITS} digits with no leading zero ("0" alone excepted), then {@code \r} with one more
+     * byte after it, the line within the limit. The value goes to {@link #number}. Anything else (a line not all
+     * here, a sign, more digits, a bad byte) returns -1, and the general path ({@link #findLineEnd} then
+     * {@link #parseNumber}) decides, so this is only a shortcut to the result that path would give.
+     *
+     * @return the {@code \r}'s position relative to the command, or -1.
+     */
+    private int headerLineFast()
+    {
+        final DirectBuffer buffer = this.buffer;
+        final int start = commandStart() + position;
+        final int last = Math.min(available() - 2 - position, Math.min(FAST_HEADER_DIGITS + 1, maxLineLength));
+        int value = 0;
+        for (int i = 1; i <= last; i++)
+        {
+            final int b = buffer.getByte(start + i);
+            if (b == '\r')
+            {
+                if (i == 1 || (i > 2 && buffer.getByte(start + 1) == '0'))
+                {
+                    return -1;
+                }
+                number = value;
+                return position + i;
+            }
+            final int digit = b - '0';
+            if (digit < 0 || digit > 9)
+            {
+                return -1;
+            }
+            value = value * 10 + digit;
+        }
+        return -1;
     }
 
     /**

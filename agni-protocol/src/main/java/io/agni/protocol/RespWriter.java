@@ -45,8 +45,14 @@ public final class RespWriter
         }
     }
 
+    /**
+     * The header length {@link #reserveBulk()} starts by leaving room for: {@code $}, two digits, CRLF.
+     */
+    private static final int BULK_HEADER_GUESS = 1 + 2 + 2;
+
     private final ExpandableDirectByteBuffer buffer;
     private int position;
+    private int bulkHeaderGuess = BULK_HEADER_GUESS;
 
     /**
      * A writer with a buffer of {@link #INITIAL_CAPACITY_DEFAULT} bytes to start with.
@@ -211,6 +217,51 @@ public final class RespWriter
         header('$', length);
         ensureRemaining(length + 2);
         buffer.putBytes(position, src, offset, length);
+        position += length;
+        putCrlf();
+        return this;
+    }
+
+    /**
+     * Starts a bulk string whose bytes the caller copies straight into {@link #buffer()} (e.g. a store's
+     * {@code get(key, ..., dst, dstOffset)}), so that a value goes from the store to the reply in one copy. Copy the
+     * bytes to the offset returned (the buffer grows as they are put, or call {@link #ensureRemaining}), then call
+     * {@link #commitBulk(int, int)} with their length, or write another reply instead (e.g. {@link #nullBulk()}):
+     * nothing is encoded and the position does not move until then.
+     * <p>
+     * The room left for the bulk's header is that of the last bulk committed, so the bytes are moved only when the
+     * length of a value has a different number of digits from the last one's.
+     *
+     * @return the offset in {@link #buffer()} where the bulk's bytes go.
+     */
+    public int reserveBulk()
+    {
+        return position + bulkHeaderGuess;
+    }
+
+    /**
+     * Encodes a bulk string whose bytes were copied to the offset {@link #reserveBulk()} returned: writes its header
+     * in front of them (moving them if the header's length differs from the room left) and its CRLF after them.
+     *
+     * @param valueOffset what {@link #reserveBulk()} returned, with nothing written since.
+     * @param length      how many bytes were copied there, at least 0.
+     * @return this writer.
+     */
+    public RespWriter commitBulk(final int valueOffset, final int length)
+    {
+        if (length < 0 || valueOffset != position + bulkHeaderGuess)
+        {
+            throw new IllegalArgumentException("not a reserved bulk: valueOffset=" + valueOffset + ", length=" +
+                length + ", position=" + position);
+        }
+        final int headerLength = 1 + decimalLength(length) + 2;
+        if (headerLength != bulkHeaderGuess)
+        {
+            buffer.checkLimit(position + headerLength + length + 2);
+            buffer.putBytes(position + headerLength, buffer, valueOffset, length);
+            bulkHeaderGuess = headerLength;
+        }
+        header('$', length);
         position += length;
         putCrlf();
         return this;

@@ -252,6 +252,84 @@ class RespWriterTest
             new String(written(), StandardCharsets.ISO_8859_1));
     }
 
+    @Test
+    void reservedBulkIsEncodedAroundTheBytesCopiedIn()
+    {
+        writer.ok();
+        final int at = writer.reserveBulk();
+        writer.buffer().putBytes(at, bytes("hi"));
+
+        writer.commitBulk(at, 2).integer(7);
+
+        assertWritten("+OK\r\n$2\r\nhi\r\n:7\r\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 9, 10, 99, 100, 999, 1000, 12_345, 100_000})
+    void reservedBulksOfEveryHeaderLengthInTurnAreExact(final int length)
+    {
+        // Each length's header differs from the last one's in turn: the bytes copied in move to fit it.
+        final int[] lengths = {length, 3, length, length, 100, length};
+        final StringBuilder expected = new StringBuilder();
+        for (int n = 0; n < lengths.length; n++)
+        {
+            final byte[] value = new byte[lengths[n]];
+            for (int i = 0; i < value.length; i++)
+            {
+                value[i] = (byte)('a' + (i + n) % 26);
+            }
+            final int at = writer.reserveBulk();
+            writer.buffer().putBytes(at, value);
+            writer.commitBulk(at, value.length);
+            expected.append('$').append(value.length).append("\r\n")
+                .append(new String(value, StandardCharsets.ISO_8859_1)).append("\r\n");
+        }
+
+        assertWritten(expected.toString());
+    }
+
+    @Test
+    void reservedBulkThatGrowsTheBufferKeepsWhatWasWrittenBefore()
+    {
+        final byte[] value = new byte[50_000];
+        for (int i = 0; i < value.length; i++)
+        {
+            value[i] = (byte)(i * 31);
+        }
+        writer.ok();
+
+        final int at = writer.reserveBulk();
+        writer.buffer().putBytes(at, value);
+        writer.commitBulk(at, value.length);
+
+        assertWrittenBytes(concat(bytes("+OK\r\n$50000\r\n"), value, bytes("\r\n")));
+    }
+
+    @Test
+    void reservedBulkCanBeReplacedByAnotherReply()
+    {
+        writer.ok();
+        final int at = writer.reserveBulk();
+        writer.buffer().putBytes(at, bytes("garbage"));
+
+        writer.nullBulk();
+
+        assertWritten("+OK\r\n$-1\r\n");
+    }
+
+    @Test
+    void commitOfAnOffsetThatWasNotReservedIsRefused()
+    {
+        final int at = writer.reserveBulk();
+        writer.ok();
+
+        final IllegalArgumentException ex =
+            assertThrows(IllegalArgumentException.class, () -> writer.commitBulk(at, 1));
+
+        assertEquals("not a reserved bulk: valueOffset=" + at + ", length=1, position=5", ex.getMessage());
+        assertWritten("+OK\r\n");
+    }
+
     private byte[] written()
     {
         final byte[] bytes = new byte[writer.position()];

@@ -78,7 +78,7 @@ public final class CommandProcessor
     }
 
     /**
-     * Executes one command and writes its one reply.
+     * Executes one command and writes its one reply; reads the clock for the session's last-command time.
      *
      * @param session the client's session.
      * @param args    the command, its name first; a command with no arguments is ignored.
@@ -86,6 +86,23 @@ public final class CommandProcessor
      * @return whether to close the connection after the reply.
      */
     public Outcome execute(final Session session, final RespArgs args, final RespWriter out)
+    {
+        return execute(session, args, out, clock.time());
+    }
+
+    /**
+     * Executes one command and writes its one reply, with the time its caller read from the store's clock once for
+     * a batch of commands (all those of one read from a connection, as Redis stamps a client's last interaction
+     * once per read): what {@code CLIENT LIST} shows as the session's last-command time. Commands that need the
+     * time (relative expiry) still read the clock themselves.
+     *
+     * @param session   the client's session.
+     * @param args      the command, its name first; a command with no arguments is ignored.
+     * @param out       where the reply goes.
+     * @param nowMillis the store clock's time, epoch milliseconds, read for this batch.
+     * @return whether to close the connection after the reply.
+     */
+    public Outcome execute(final Session session, final RespArgs args, final RespWriter out, final long nowMillis)
     {
         if (args.count() == 0)
         {
@@ -108,7 +125,7 @@ public final class CommandProcessor
             return Outcome.CONTINUE;
         }
 
-        session.commandExecuted(command.name(), clock.time());
+        session.commandExecuted(command.name(), nowMillis);
         context.prepare(command, session, args, out);
         final int mark = out.position();
         try

@@ -8,7 +8,6 @@ import io.agni.api.SetCondition;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -29,9 +28,10 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  *
  * <h2>Allocation</h2>
  * GET, plain SET, SET with options, the INCR family, MGET, GETSET, GETDEL, GETEX, APPEND, STRLEN, GETRANGE and
- * SETRANGE use the store's zero-copy forms with the arguments' {@code (buffer, offset, length)} views; values are
- * copied into the context's scratch buffer and written as one bulk. Options are compared as bytes, and SET's parsed
- * options are packed into one {@code long}, so none of them allocates in steady state. MSET and MSETNX copy their
+ * SETRANGE use the store's zero-copy forms with the arguments' {@code (buffer, offset, length)} views; a value read
+ * is copied by the store straight into the reply buffer, behind room left for its bulk header
+ * ({@link RespWriter#reserveBulk()}), so it is copied once on its way to the socket. Options are compared as
+ * bytes, and SET's parsed options are packed into one {@code long}, so none of them allocates in steady state. MSET and MSETNX copy their
  * arguments, because the store's only atomic multi-key write takes {@code byte[]} lists. INCRBYFLOAT allocates in
  * the store (decimal arithmetic). Error replies allocate.
  *
@@ -122,9 +122,10 @@ final class StringCommands
     static void get(final CommandContext context)
     {
         final RespArgs args = context.args();
-        final MutableDirectBuffer scratch = context.scratch();
-        final int length = context.store().get(args.buffer(), args.offset(1), args.length(1), scratch, 0);
-        bulkOrNull(context.out(), scratch, length);
+        final RespWriter out = context.out();
+        final int at = out.reserveBulk();
+        final int length = context.store().get(args.buffer(), args.offset(1), args.length(1), out.buffer(), at);
+        bulkOrNull(out, at, length);
     }
 
     static void set(final CommandContext context)
@@ -163,11 +164,12 @@ final class StringCommands
             (flags & KEEPTTL) != 0 ? ExpiryMode.KEEP : ExpiryMode.CLEAR;
         if ((flags & GET) != 0)
         {
-            final MutableDirectBuffer scratch = context.scratch();
+            final RespWriter out = context.out();
+            final int at = out.reserveBulk();
             final int previous = store.getAndSet(
                 buffer, args.offset(1), args.length(1), buffer, args.offset(2), args.length(2),
-                condition, expiryMode, expireAt, scratch, 0);
-            bulkOrNull(context.out(), scratch, previous);
+                condition, expiryMode, expireAt, out.buffer(), at);
+            bulkOrNull(out, at, previous);
         }
         else if (store.set(
             buffer, args.offset(1), args.length(1), buffer, args.offset(2), args.length(2),
@@ -221,19 +223,22 @@ final class StringCommands
     {
         final RespArgs args = context.args();
         final DirectBuffer buffer = args.buffer();
-        final MutableDirectBuffer scratch = context.scratch();
+        final RespWriter out = context.out();
+        final int at = out.reserveBulk();
         final int previous = context.store().getAndSet(
             buffer, args.offset(1), args.length(1), buffer, args.offset(2), args.length(2),
-            SetCondition.ALWAYS, ExpiryMode.CLEAR, 0, scratch, 0);
-        bulkOrNull(context.out(), scratch, previous);
+            SetCondition.ALWAYS, ExpiryMode.CLEAR, 0, out.buffer(), at);
+        bulkOrNull(out, at, previous);
     }
 
     static void getdel(final CommandContext context)
     {
         final RespArgs args = context.args();
-        final MutableDirectBuffer scratch = context.scratch();
-        final int length = context.store().getAndDelete(args.buffer(), args.offset(1), args.length(1), scratch, 0);
-        bulkOrNull(context.out(), scratch, length);
+        final RespWriter out = context.out();
+        final int at = out.reserveBulk();
+        final int length = context.store().getAndDelete(
+            args.buffer(), args.offset(1), args.length(1), out.buffer(), at);
+        bulkOrNull(out, at, length);
     }
 
     static void getex(final CommandContext context)
@@ -267,10 +272,11 @@ final class StringCommands
         }
         final ExpiryMode expiryMode = (flags & ANY_EXPIRY) != 0 ? ExpiryMode.AT :
             (flags & PERSIST) != 0 ? ExpiryMode.CLEAR : ExpiryMode.KEEP;
-        final MutableDirectBuffer scratch = context.scratch();
+        final RespWriter out = context.out();
+        final int at = out.reserveBulk();
         final int length = store.getAndExpire(
-            args.buffer(), args.offset(1), args.length(1), expiryMode, expireAt, scratch, 0);
-        bulkOrNull(context.out(), scratch, length);
+            args.buffer(), args.offset(1), args.length(1), expiryMode, expireAt, out.buffer(), at);
+        bulkOrNull(out, at, length);
     }
 
     // ----------------------------------------------------------------------------------------------------------------
@@ -282,13 +288,13 @@ final class StringCommands
         final RespArgs args = context.args();
         final AgniStore store = context.store();
         final DirectBuffer buffer = args.buffer();
-        final MutableDirectBuffer scratch = context.scratch();
         final RespWriter out = context.out();
         final int count = args.count();
         out.arrayHeader(count - 1);
         for (int i = 1; i < count; i++)
         {
-            bulkOrNull(out, scratch, store.get(buffer, args.offset(i), args.length(i), scratch, 0));
+            final int at = out.reserveBulk();
+            bulkOrNull(out, at, store.get(buffer, args.offset(i), args.length(i), out.buffer(), at));
         }
     }
 
@@ -381,14 +387,14 @@ final class StringCommands
         final RespWriter out = context.out();
         if (start < 0 && end < 0 && start > end)
         {
-            out.bulk(context.scratch(), 0, 0);
+            out.commitBulk(out.reserveBulk(), 0);
             return;
         }
         final RespArgs args = context.args();
-        final MutableDirectBuffer scratch = context.scratch();
+        final int at = out.reserveBulk();
         final int length = context.store().getRange(
-            args.buffer(), args.offset(1), args.length(1), start, end, scratch, 0);
-        out.bulk(scratch, 0, length);
+            args.buffer(), args.offset(1), args.length(1), start, end, out.buffer(), at);
+        out.commitBulk(at, length);
     }
 
     static void setrange(final CommandContext context)
@@ -483,10 +489,11 @@ final class StringCommands
     {
         final RespArgs args = context.args();
         final double delta = Decimal.parseDouble(args.buffer(), args.offset(2), args.length(2));
-        final MutableDirectBuffer scratch = context.scratch();
+        final RespWriter out = context.out();
+        final int at = out.reserveBulk();
         final int length = context.store().incrementByFloat(
-            args.buffer(), args.offset(1), args.length(1), delta, scratch, 0);
-        context.out().bulk(scratch, 0, length);
+            args.buffer(), args.offset(1), args.length(1), delta, out.buffer(), at);
+        out.commitBulk(at, length);
     }
 
     // ----------------------------------------------------------------------------------------------------------------
@@ -626,7 +633,11 @@ final class StringCommands
         }
     }
 
-    private static void bulkOrNull(final RespWriter out, final DirectBuffer value, final int length)
+    /**
+     * Completes a bulk whose value the store copied to {@code at} (from {@link RespWriter#reserveBulk()}), or, for
+     * {@link AgniStore#NOT_FOUND}, replies the null bulk instead.
+     */
+    private static void bulkOrNull(final RespWriter out, final int at, final int length)
     {
         if (length == AgniStore.NOT_FOUND)
         {
@@ -634,7 +645,7 @@ final class StringCommands
         }
         else
         {
-            out.bulk(value, 0, length);
+            out.commitBulk(at, length);
         }
     }
 }
