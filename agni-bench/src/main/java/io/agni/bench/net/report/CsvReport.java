@@ -80,7 +80,7 @@ public final class CsvReport
         final String shared = Boolean.toString(results.method().placement().shared());
         row(out, List.of("kind", "tool", "workload", "target", "versus", "rounds", "median_throughput_per_s",
             "min_throughput_per_s", "max_throughput_per_s", "median_requests_per_server_cpu_s",
-            "median_server_utilisation", "client_bound_rounds", "shared_cpus", "median_p50_us", "median_p99_us",
+            "median_server_utilisation", "client_bound_rounds", "server_saturated_rounds", "shared_cpus", "median_p50_us", "median_p99_us",
             "median_p99.9_us", "median_max_us", "errors", "median_throughput_ratio", "median_p99_ratio",
             "median_per_server_cpu_s_ratio", "throughput_ratio_per_round", "p99_ratio_per_round",
             "per_server_cpu_s_ratio_per_round"));
@@ -89,13 +89,13 @@ public final class CsvReport
             row(out, List.of("target", t.tool(), t.workload(), t.target(), "", Integer.toString(t.rounds()),
                 number(t.medianThroughput()), number(t.minThroughput()), number(t.maxThroughput()),
                 number(t.medianPerCpuSecond()), number(t.serverUtilisation()), Integer.toString(t.clientBoundRounds()),
-                shared, number(t.p50()), number(t.p99()), number(t.p999()), number(t.max()),
+                Integer.toString(t.serverSaturatedRounds()), shared, number(t.p50()), number(t.p99()), number(t.p999()), number(t.max()),
                 Long.toString(t.errors()), "", "", "", "", "", ""));
         }
         for (final Summary.PairRatio p : summary.pairs())
         {
             row(out, List.of("ratio", p.tool(), p.workload(), p.a(), p.b(),
-                Integer.toString(p.throughputRatios().length), "", "", "", "", "", "", shared, "", "", "", "", "",
+                Integer.toString(p.throughputRatios().length), "", "", "", "", "", "", "", shared, "", "", "", "", "",
                 number(p.throughputRatio()), number(p.p99Ratio()), number(p.cpuRatio()),
                 numbers(p.throughputRatios()), numbers(p.p99Ratios()), numbers(p.cpuRatios())));
         }

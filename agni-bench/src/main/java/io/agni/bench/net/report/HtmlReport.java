@@ -59,7 +59,9 @@ public final class HtmlReport
             .append("round) and the median of them is shown. Requests per server CPU-second is what a request ")
             .append("costs the server (its user + system time from /proc over the measured window), whatever the ")
             .append("load. A row is client-bound when the load's CPUs were ")
-            .append(Format.percent(CpuUse.CLIENT_BOUND)).append(" busy or more. Latencies in microseconds.</p>\n");
+            .append(Format.percent(CpuUse.CLIENT_BOUND)).append(" busy or more, and its server saturated when the ")
+            .append("server used as much of its CPUs; a client that cannot saturate a server measures its own ")
+            .append("limit, not the server's. Latencies in microseconds.</p>\n");
         summaryTables(html, results, summary);
         for (final String workload : results.workloads())
         {

@@ -180,6 +180,7 @@ public final class JsonReport
                 .field("medianServerUtilisation", t.serverUtilisation())
                 .field("medianGeneratorUtilisation", t.generatorUtilisation())
                 .field("clientBoundRounds", t.clientBoundRounds())
+                .field("serverSaturatedRounds", t.serverSaturatedRounds())
                 .field("sharedCpus", shared);
             array(json, "throughputPerRound", t.throughput());
             array(json, "requestsPerServerCpuSecondPerRound", t.perCpuSecond());

@@ -1,5 +1,6 @@
 package io.agni.bench.net.report;
 
+import io.agni.bench.net.cpu.CpuUse;
 import io.agni.bench.net.load.Latency;
 
 import java.util.ArrayList;
@@ -48,6 +49,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
      * @param generatorUtilisation  the median over rounds of the load generator's use of its CPUs (NaN for a tool
      *                              whose process time is not read).
      * @param clientBoundRounds     rounds in which the load's CPUs were saturated.
+     * @param serverSaturatedRounds rounds in which the server used at least {@link CpuUse#CLIENT_BOUND} of its CPUs
+     *                              (it, not the load, may have set the pace).
      */
     public record TargetSummary(
         String tool,
@@ -67,7 +70,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
         double medianPerCpuSecond,
         double serverUtilisation,
         double generatorUtilisation,
-        int clientBoundRounds)
+        int clientBoundRounds,
+        int serverSaturatedRounds)
     {
     }
 
@@ -164,7 +168,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
             {
                 for (final TargetInfo target : results.targets())
                 {
-                    final TargetSummary summary = target(results, tool, workload, target.name());
+                    final TargetSummary summary = target(results, tool, workload, target.name(),
+                        results.method().placement().server().size());
                     if (summary != null)
                     {
                         targets.add(summary);
@@ -275,7 +280,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
         final BenchmarkResults results,
         final String tool,
         final String workload,
-        final String target)
+        final String target,
+        final int serverCpus)
     {
         final List<RunResult> runs = results.runs(tool, target, workload);
         if (runs.isEmpty())
@@ -294,7 +300,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
             perCpu, Stats.median(perCpu),
             Stats.median(perRound(results, tool, target, workload, r -> r.cpu().serverUtilisation())),
             Stats.median(perRound(results, tool, target, workload, r -> r.cpu().generatorUtilisation())),
-            (int)runs.stream().filter(r -> r.cpu().clientBound()).count());
+            (int)runs.stream().filter(r -> r.cpu().clientBound()).count(),
+            (int)runs.stream().filter(r -> r.cpu().serverUtilisation() >= CpuUse.CLIENT_BOUND * serverCpus).count());
     }
 
     private static PairRatio pair(

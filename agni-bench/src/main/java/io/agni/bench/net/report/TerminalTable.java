@@ -91,11 +91,21 @@ public final class TerminalTable
 
     /**
      * @param t a row.
-     * @return what to say of it: client-bound rounds, if any.
+     * @return what to say of it: the rounds in which the load's CPUs were saturated (client-bound) and those in which
+     * the server's were, if any; where both were, neither side had CPU to spare.
      */
     static String note(final Summary.TargetSummary t)
     {
-        return t.clientBoundRounds() == 0 ? "" : "client-bound " + t.clientBoundRounds() + "/" + t.rounds();
+        final List<String> notes = new ArrayList<>();
+        if (t.clientBoundRounds() > 0)
+        {
+            notes.add("client-bound " + t.clientBoundRounds() + "/" + t.rounds());
+        }
+        if (t.serverSaturatedRounds() > 0)
+        {
+            notes.add("server saturated " + t.serverSaturatedRounds() + "/" + t.rounds());
+        }
+        return String.join(", ", notes);
     }
 
     /**

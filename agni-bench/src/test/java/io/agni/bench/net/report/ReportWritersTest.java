@@ -148,7 +148,7 @@ class ReportWritersTest
         final String[] lines = CsvReport.summary(results()).split("\r\n");
 
         assertEquals(1 + 4 + 2, lines.length);
-        assertTrue(lines[1].startsWith("target,agni-loadgen,set,agni,,2,51000,50000,52000,102000,0.5,0,false,"),
+        assertTrue(lines[1].startsWith("target,agni-loadgen,set,agni,,2,51000,50000,52000,102000,0.5,0,0,false,"),
             lines[1]);
         assertTrue(lines[5].startsWith("ratio,agni-loadgen,set,agni,redis,2,"), lines[5]);
     }

@@ -111,7 +111,24 @@ class SummaryTest
         final Summary.TargetSummary a = Summary.of(results).targets().get(0);
 
         assertEquals(2, a.clientBoundRounds(), "0.95 and 0.90 busy are saturated, 0.89 is not");
+        assertEquals(0, a.serverSaturatedRounds());
         assertEquals("client-bound 2/3", TerminalTable.note(a));
+    }
+
+    @Test
+    void roundsInWhichTheServerUsedItsCpuAreCountedAsServerSaturated()
+    {
+        // One server CPU in the fixture's placement: 0.9 of it or more is saturated.
+        final BenchmarkResults results = new ResultsFixture(3).target("a")
+            .run(RunResult.LOADGEN, "a", "get", 1, 100, 1, 0.99, 0.95)
+            .run(RunResult.LOADGEN, "a", "get", 2, 100, 1, 0.80, 0.95)
+            .run(RunResult.LOADGEN, "a", "get", 3, 100, 1, 0.90, 0.50)
+            .build(null);
+
+        final Summary.TargetSummary a = Summary.of(results).targets().get(0);
+
+        assertEquals(2, a.serverSaturatedRounds());
+        assertEquals("client-bound 2/3, server saturated 2/3", TerminalTable.note(a));
     }
 
     @Test
