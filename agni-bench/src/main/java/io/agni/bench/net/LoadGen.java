@@ -2,6 +2,7 @@ package io.agni.bench.net;
 
 import io.agni.bench.net.cpu.Affinity;
 import io.agni.bench.net.cpu.CpuPlacement;
+import io.agni.bench.net.cpu.CpuSet;
 import io.agni.bench.net.crosscheck.RedisBenchmark;
 import io.agni.bench.net.load.Workload;
 import io.agni.bench.net.report.BenchmarkResults;
@@ -170,7 +171,7 @@ public final class LoadGen implements Callable<Integer>
 
     @Option(names = "--cross-check", negatable = true, paramLabel = "BOOLEAN",
         description = "Run every set and get case with redis-benchmark too, pinned the same way, in the same " +
-            "rounds. Default: on when redis-benchmark is installed.")
+            "rounds. Default: on when redis-benchmark is installed and the load is closed-loop (no --rate).")
     private Boolean crossCheck;
 
     @Option(names = "--redis-benchmark", paramLabel = "PATH",
@@ -268,8 +269,9 @@ public final class LoadGen implements Callable<Integer>
         {
             workloads.add(parse(text, Workload::parse));
         }
-        final CpuPlacement placement = parse(null, ignore -> CpuPlacement.decide(Affinity.available(), serverCpus,
-            clientCpus, noPin, Targets.onPath("taskset").isPresent()));
+        final CpuSet available = Affinity.available();
+        final CpuPlacement placement = parse(null, ignore -> CpuPlacement.decide(available, serverCpus,
+            clientCpus, noPin, !noPin && Affinity.canPin(available)));
         final Path benchmark = redisBenchmarkPath != null ? redisBenchmarkPath :
             Targets.onPath("redis-benchmark").orElse(null);
         if (Boolean.TRUE.equals(crossCheck) && benchmark == null)
@@ -277,13 +279,18 @@ public final class LoadGen implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(), "--cross-check needs redis-benchmark " +
                 "(apt-get install -y redis-tools, or --redis-benchmark PATH)");
         }
-        final boolean crossChecking = benchmark != null && !Boolean.FALSE.equals(crossCheck);
+        if (Boolean.TRUE.equals(crossCheck) && rate > 0)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cross-check cannot go with --rate: " +
+                "redis-benchmark has no open loop, so it would measure another load");
+        }
+        final boolean crossChecking = benchmark != null && !Boolean.FALSE.equals(crossCheck) && rate == 0;
         final int loadThreads = threads != null ? threads : placement.client().size();
         final BenchmarkPlan plan = parse(null, ignore -> new BenchmarkPlan(targetSpecs, workloads, pipelines,
             rounds, connections, loadThreads, keys, valueSize, warmup, warmupRound, duration, requests, rate, seed,
             !noFill, allowErrors, crossChecking, startTimeout, stallTimeout));
         final Method method = new Method(placement, warmupRound, crossChecking, crossCheckNote(crossChecking,
-            benchmark, workloads));
+            benchmark, rate > 0, workloads));
         final Targets factory = new Targets(Targets.locateAgniJar(agniJar),
             agniJvmOptions == null || agniJvmOptions.isBlank() ? List.of() :
                 Arrays.asList(agniJvmOptions.trim().split("\\s+")), redis, placement);
@@ -347,11 +354,16 @@ public final class LoadGen implements Callable<Integer>
         return flags;
     }
 
-    private static String crossCheckNote(final boolean on, final Path benchmark, final List<Workload> workloads)
+    private static String crossCheckNote(
+        final boolean on,
+        final Path benchmark,
+        final boolean openLoop,
+        final List<Workload> workloads)
     {
         if (!on)
         {
-            return benchmark == null ? "redis-benchmark is not installed" : "--no-cross-check";
+            return benchmark == null ? "redis-benchmark is not installed" :
+                openLoop ? "--rate: redis-benchmark has no open loop" : "--no-cross-check";
         }
         final List<String> cannot = workloads.stream().filter(w -> RedisBenchmark.test(w).isEmpty())
             .map(Workload::name).toList();

@@ -140,6 +140,7 @@ class LoadGenRedisTest
         {
             final InetSocketAddress address = redis.start(dir, Duration.ofSeconds(20));
             send(address, "RPUSH", "key:000000000000", "a");
+            final CpuSet cpusBefore = Affinity.available();
             final ByteArrayOutputStream output = new ByteArrayOutputStream();
 
             final int status = LoadGen.execute(new String[]{
@@ -148,6 +149,7 @@ class LoadGenRedisTest
                 "-o", dir.resolve("out").toString()}, new PrintStream(output, true));
 
             assertEquals(1, status, output.toString(StandardCharsets.UTF_8));
+            assertEquals(cpusBefore, Affinity.available(), "the harness gave back its CPUs after a failed run too");
             final String json = Files.readString(dir.resolve("out").resolve("results.json"));
             assertTrue(json.contains("\"status\": \"failed\""), json);
             assertTrue(json.contains("error replies, the first: WRONGTYPE"), json);

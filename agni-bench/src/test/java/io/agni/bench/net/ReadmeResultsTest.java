@@ -66,9 +66,14 @@ class ReadmeResultsTest
         final List<Map<String, Object>> ratios = (List<Map<String, Object>>)results.get("ratios");
 
         final List<String> checked = new ArrayList<>();
+        int rows = 0;
         for (final String rawLine : block.split("\n"))
         {
             final String line = rawLine.strip();
+            if (line.startsWith("| ") && !line.startsWith("| workload") && !line.startsWith("| ---"))
+            {
+                rows++;
+            }
             final Matcher target = TARGET_ROW.matcher(line);
             final Matcher ratio = RATIO_ROW.matcher(line);
             if (target.matches())
@@ -95,6 +100,7 @@ class ReadmeResultsTest
             }
         }
         assertFalse(checked.isEmpty(), "no figures found in the README block for " + file);
+        assertEquals(rows, checked.size(), "every row of the block is checked: a row in another shape would not be");
     }
 
     private static Map<String, Object> find(

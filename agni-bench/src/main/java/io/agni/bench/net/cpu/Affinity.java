@@ -87,4 +87,24 @@ public final class Affinity
             throw new IOException("interrupted: " + String.join(" ", command), ex);
         }
     }
+
+    /**
+     * Whether this process can pin: {@code taskset} is there and may set this process's CPUs (a container's
+     * seccomp or cpuset rules may forbid it). It tries by setting the CPUs the process already has.
+     *
+     * @param available the CPUs this process may use.
+     * @return true if pinning works here.
+     */
+    public static boolean canPin(final CpuSet available)
+    {
+        try
+        {
+            pin(ProcessHandle.current().pid(), available);
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
 }

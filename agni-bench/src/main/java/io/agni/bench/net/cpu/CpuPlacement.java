@@ -14,8 +14,9 @@ import java.util.List;
  * server set (one at a time: targets are measured in turn), and a server started on k CPUs gets k event loops.
  *
  * <h2>When they share</h2>
- * With {@code --no-pin}, with a single CPU, without {@code taskset}, or when the sets given overlap, the run still
- * works; {@link #shared()} is then true and every report says that client and server shared CPUs.
+ * With {@code --no-pin}, with a single CPU, without a {@code taskset} that may set CPUs, or when the sets given
+ * overlap, the run still works; {@link #shared()} is then true and every report says that client and server shared
+ * CPUs.
  *
  * @param available the CPUs the harness may use.
  * @param server    the CPUs of the servers it starts.
@@ -60,7 +61,7 @@ public record CpuPlacement(CpuSet available, CpuSet server, CpuSet client, boole
         if (!canPin)
         {
             return new CpuPlacement(available, available, available, false,
-                "taskset not found (Linux util-linux): not pinned");
+                "taskset (Linux util-linux) is missing or may not set CPUs here: not pinned");
         }
         if (server != null && client != null)
         {
@@ -72,7 +73,8 @@ public record CpuPlacement(CpuSet available, CpuSet server, CpuSet client, boole
             final CpuSet given = server != null ? server : client;
             final CpuSet rest = available.minus(given);
             final CpuSet other = rest != null ? rest : available;
-            final String note = rest != null ? null : "no CPU is left for the " + (server != null ? "client" : "server");
+            final String note = rest != null ? null :
+                "no CPU is left for the " + (server != null ? "client" : "server");
             return server != null ?
                 new CpuPlacement(available, server, other, true, note) :
                 new CpuPlacement(available, other, client, true, note);

@@ -2,16 +2,27 @@ package io.agni.bench.net.cpu;
 
 /**
  * Takes readings of CPU time at the edges of a measured interval and turns two of them into a {@link CpuUse}: the
- * server's process time, the load generator's, and the busy time of the load's CPUs.
+ * server's process time, the load generator's, and how busy the load's CPUs were.
+ *
+ * <h2>The load generator's CPU</h2>
+ * agni-loadgen is this process ({@code /proc/self/stat}'s user + system time); redis-benchmark is a child that this
+ * process runs to its end and waits for, so its time is read from this process's waited-for children's time
+ * ({@code cutime + cstime}).
+ *
+ * <h2>When client and server share CPUs</h2>
+ * The load's CPUs' busy time then includes the server's, so the load is called saturated from the generator's own
+ * CPU time instead: its share of the CPUs it may use.
  *
  * <h2>Threads</h2>
  * Any thread; a probe holds no state between readings.
  *
- * @param serverPid    the server's process id, or -1 if not known.
- * @param generatorPid the load generator's process id, or -1 if not known.
- * @param clientCpus   the load's CPUs.
+ * @param serverPid        the server's process id, or -1 if not known.
+ * @param generatorPid     the process whose CPU time, or whose children's, is the load generator's; -1 if not known.
+ * @param generatorIsChild true if the generator is a waited-for child of {@code generatorPid}.
+ * @param clientCpus       the load's CPUs.
+ * @param shared           true if the server may run on the load's CPUs.
  */
-public record CpuProbe(long serverPid, long generatorPid, CpuSet clientCpus)
+public record CpuProbe(long serverPid, long generatorPid, boolean generatorIsChild, CpuSet clientCpus, boolean shared)
 {
     /**
      * One reading.
@@ -32,7 +43,8 @@ public record CpuProbe(long serverPid, long generatorPid, CpuSet clientCpus)
     {
         final ProcStat.CpuTicks cpus = ProcStat.cpuTicks(clientCpus);
         final long server = ProcStat.processTicks(serverPid);
-        final long generator = ProcStat.processTicks(generatorPid);
+        final long generator = generatorIsChild ? ProcStat.childrenTicks(generatorPid) :
+            ProcStat.processTicks(generatorPid);
         return new Reading(System.nanoTime(), server, generator, cpus);
     }
 
@@ -43,12 +55,19 @@ public record CpuProbe(long serverPid, long generatorPid, CpuSet clientCpus)
      */
     public CpuUse between(final Reading start, final Reading end)
     {
-        return new CpuUse((end.nanos() - start.nanos()) / 1e9,
-            delta(start.serverTicks(), end.serverTicks()),
-            delta(start.generatorTicks(), end.generatorTicks()),
-            start.clientCpuTicks() == null || end.clientCpuTicks() == null ? Double.NaN :
-                end.clientCpuTicks().busySince(start.clientCpuTicks()),
-            clientCpus.size());
+        final double wall = (end.nanos() - start.nanos()) / 1e9;
+        final double generator = delta(start.generatorTicks(), end.generatorTicks());
+        final double busy;
+        if (shared)
+        {
+            busy = wall > 0 ? generator / wall / clientCpus.size() : Double.NaN;
+        }
+        else
+        {
+            busy = start.clientCpuTicks() == null || end.clientCpuTicks() == null ? Double.NaN :
+                end.clientCpuTicks().busySince(start.clientCpuTicks());
+        }
+        return new CpuUse(wall, delta(start.serverTicks(), end.serverTicks()), generator, busy, clientCpus.size());
     }
 
     private static double delta(final long start, final long end)

@@ -8,7 +8,8 @@ package io.agni.bench.net.cpu;
  * @param serverCpuSeconds    the server's user + system time in it, NaN if not known (a server the harness did not
  *                            start).
  * @param generatorCpuSeconds the load generator's CPU time in it, NaN if not known.
- * @param clientCpusBusy      the share of the interval the load's CPUs were busy, 0 to 1, NaN if not known.
+ * @param clientCpusBusy      the share of the interval the load's CPUs were busy, 0 to 1, NaN if not known (where
+ *                            client and server share CPUs: the generator's own share of them).
  * @param clientCpus          how many CPUs the load had.
  */
 public record CpuUse(
@@ -22,6 +23,11 @@ public record CpuUse(
      * The load's CPUs busy at least this share of the time: the load generator, not the server, may have set the pace.
      */
     public static final double CLIENT_BOUND = 0.90;
+
+    /**
+     * The server used at least this share of its CPUs: it, not the load, may have set the pace.
+     */
+    public static final double SERVER_SATURATED = 0.90;
 
     /**
      * Nothing known.

@@ -49,6 +49,28 @@ public final class ProcStat
     }
 
     /**
+     * @param pid a process id.
+     * @return the CPU time (user + system) of its children that have ended and been waited for, in ticks, or -1 if
+     * it cannot be read: how a process that ran a tool to completion learns what the tool used.
+     */
+    public static long childrenTicks(final long pid)
+    {
+        if (pid <= 0)
+        {
+            return -1;
+        }
+        try
+        {
+            return parseChildrenTicks(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"),
+                StandardCharsets.US_ASCII));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
      * @param cpus CPUs to read.
      * @return their busy and total ticks so far, summed, or {@code null} if {@code /proc/stat} cannot be read.
      */
@@ -90,6 +112,13 @@ public final class ProcStat
      */
     public static long parseProcessTicks(final String stat)
     {
+        // fields[0] is field 3 (state), so field 14 (utime) is fields[11] and field 15 (stime) fields[12].
+        final String[] fields = fieldsAfterName(stat);
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    private static String[] fieldsAfterName(final String stat)
+    {
         // The command name (field 2) is in parentheses and may hold spaces and parentheses: count from the last ')'.
         final int close = stat.lastIndexOf(')');
         if (close < 0)
@@ -97,12 +126,22 @@ public final class ProcStat
             throw new IllegalArgumentException("not a /proc/PID/stat line: " + stat);
         }
         final String[] fields = stat.substring(close + 1).trim().split("\\s+");
-        // fields[0] is field 3 (state), so field 14 (utime) is fields[11] and field 15 (stime) fields[12].
-        if (fields.length < 13)
+        if (fields.length < 15)
         {
             throw new IllegalArgumentException("too few fields in /proc/PID/stat: " + stat);
         }
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return fields;
+    }
+
+    /**
+     * @param stat the text of {@code /proc/PID/stat}.
+     * @return cutime + cstime (fields 16 and 17) in ticks: the process's waited-for children's CPU time.
+     * @throws IllegalArgumentException if the text is not such a line.
+     */
+    public static long parseChildrenTicks(final String stat)
+    {
+        final String[] fields = fieldsAfterName(stat);
+        return Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
     }
 
     /**

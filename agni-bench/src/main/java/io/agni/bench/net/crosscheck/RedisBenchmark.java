@@ -26,12 +26,18 @@ import java.util.concurrent.TimeUnit;
  * that miss and none that mixes GET and SET, so those are not cross-checked.
  *
  * <h2>What it reports</h2>
- * With {@code --csv}, one line per test: requests per second, and latency in milliseconds (average, min, p50, p95,
- * p99, max), which becomes a {@link RunMeasurement} whose other percentiles are NaN.
+ * With {@code --csv}, one line per test: requests per second, and (since Redis 6.2) latency in milliseconds
+ * (average, min, p50, p95, p99, max), which becomes a {@link RunMeasurement} whose other percentiles are NaN; an
+ * older redis-benchmark prints only the rate, and its latencies are NaN.
  */
 public final class RedisBenchmark
 {
-    private static final long TIMEOUT_SECONDS = 600;
+    private static final long MIN_TIMEOUT_SECONDS = 600;
+
+    /**
+     * The slowest rate at which a run is still waited for: 1,000 requests per second.
+     */
+    private static final long SLOWEST_REQUESTS_PER_SECOND = 1_000;
 
     private RedisBenchmark()
     {
@@ -105,13 +111,15 @@ public final class RedisBenchmark
     public static RunMeasurement run(final List<String> command, final String test, final Path log)
         throws IOException, InterruptedException
     {
+        final long requests = Long.parseLong(command.get(command.indexOf("-n") + 1));
+        final long timeout = Math.max(MIN_TIMEOUT_SECONDS, requests / SLOWEST_REQUESTS_PER_SECOND);
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
             .start();
         try
         {
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+            if (!process.waitFor(timeout, TimeUnit.SECONDS))
             {
-                throw new IOException("redis-benchmark did not finish within " + TIMEOUT_SECONDS + " s: " +
+                throw new IOException("redis-benchmark did not finish within " + timeout + " s: " +
                     String.join(" ", command));
             }
         }
@@ -128,7 +136,6 @@ public final class RedisBenchmark
             throw new IOException("redis-benchmark exited with status " + process.exitValue() + ": " +
                 String.join(" ", command) + "\n" + output);
         }
-        final long requests = Long.parseLong(command.get(command.indexOf("-n") + 1));
         return parseCsv(output, test, requests);
     }
 
@@ -136,10 +143,12 @@ public final class RedisBenchmark
      * Reads redis-benchmark's {@code --csv} output.
      *
      * @param output   what it printed: a header line, then {@code "SET","12345.67","0.773","0.040","0.695",
-     *                 "1.543","2.623","4.935"} (test, rps, avg, min, p50, p95, p99, max; milliseconds).
+     *                 "1.543","2.623","4.935"} (test, rps, avg, min, p50, p95, p99, max; milliseconds), or before
+     *                 Redis 6.2 only {@code "SET","12345.67"}.
      * @param test     the test to read, any case.
      * @param requests requests it was told to make.
-     * @return the measurement: throughput, window, and latency in microseconds (p90, p99.9 and p99.99 NaN).
+     * @return the measurement: throughput, window, and latency in microseconds (p90, p99.9 and p99.99 NaN; all of
+     * them NaN from an older redis-benchmark).
      * @throws IOException if the output has no line for the test, or the line is not numbers.
      */
     public static RunMeasurement parseCsv(final String output, final String test, final long requests)
@@ -150,7 +159,7 @@ public final class RedisBenchmark
         {
             final String line = raw.trim();
             final List<String> cells = cells(line);
-            if (cells.size() < 8 || !cells.get(0).equals(wanted))
+            if (cells.size() < 2 || !cells.get(0).equals(wanted))
             {
                 continue;
             }
@@ -160,7 +169,7 @@ public final class RedisBenchmark
                 final double[] ms = new double[6];
                 for (int i = 0; i < ms.length; i++)
                 {
-                    ms[i] = Double.parseDouble(cells.get(i + 2));
+                    ms[i] = cells.size() >= 8 ? Double.parseDouble(cells.get(i + 2)) : Double.NaN;
                 }
                 final Latency latency = new Latency(requests, ms[0] * 1000, ms[2] * 1000, Double.NaN, ms[4] * 1000,
                     Double.NaN, Double.NaN, ms[5] * 1000);

@@ -200,7 +200,7 @@ public final class LoadRun
      * Calls a {@link WindowListener} once at each edge of the measured window, from the thread that waits for the
      * workers, and says how long that thread may wait before the next edge or progress report is due.
      */
-    private static final class WindowEdges
+    static final class WindowEdges
     {
         private final RunClock clock;
         private final WindowListener listener;

@@ -89,7 +89,8 @@ public final class CsvReport
             row(out, List.of("target", t.tool(), t.workload(), t.target(), "", Integer.toString(t.rounds()),
                 number(t.medianThroughput()), number(t.minThroughput()), number(t.maxThroughput()),
                 number(t.medianPerCpuSecond()), number(t.serverUtilisation()), Integer.toString(t.clientBoundRounds()),
-                Integer.toString(t.serverSaturatedRounds()), shared, number(t.p50()), number(t.p99()), number(t.p999()), number(t.max()),
+                Integer.toString(t.serverSaturatedRounds()), shared, number(t.p50()), number(t.p99()),
+                number(t.p999()), number(t.max()),
                 Long.toString(t.errors()), "", "", "", "", "", ""));
         }
         for (final Summary.PairRatio p : summary.pairs())

@@ -60,7 +60,8 @@ public final class HtmlReport
             .append("costs the server (its user + system time from /proc over the measured window), whatever the ")
             .append("load. A row is client-bound when the load's CPUs were ")
             .append(Format.percent(CpuUse.CLIENT_BOUND)).append(" busy or more, and its server saturated when the ")
-            .append("server used as much of its CPUs; a client that cannot saturate a server measures its own ")
+            .append("server used ").append(Format.percent(CpuUse.SERVER_SATURATED))
+            .append(" of its CPUs or more; a client that cannot saturate a server measures its own ")
             .append("limit, not the server's. Latencies in microseconds.</p>\n");
         summaryTables(html, results, summary);
         for (final String workload : results.workloads())
@@ -74,7 +75,6 @@ public final class HtmlReport
 
     private static void summaryTables(final StringBuilder html, final BenchmarkResults results, final Summary summary)
     {
-        final String cpus = results.method().placement().label();
         html.append("<h2>Summary</h2>\n<table>\n<tr><th class=\"l\">workload</th><th class=\"l\">target</th>")
             .append("<th class=\"l\">tool</th><th>rounds</th><th>median req/s</th><th>min&ndash;max req/s</th>")
             .append("<th>req / server CPU-s</th><th>server CPU</th><th>load CPU</th><th>p50</th><th>p99</th>")
@@ -91,7 +91,8 @@ public final class HtmlReport
                 .append(cell(Format.percent(t.generatorUtilisation())))
                 .append(cell(Format.micros(t.p50()))).append(cell(Format.micros(t.p99())))
                 .append(cell(Format.micros(t.p999()))).append(cell(Format.micros(t.max())))
-                .append(cell(Long.toString(t.errors()))).append(cell(cpus)).append("<td class=\"l\">")
+                .append(cell(Long.toString(t.errors()))).append(cell(TerminalTable.cpus(results, t.target())))
+                .append("<td class=\"l\">")
                 .append(Html.escape(TerminalTable.note(t))).append("</td></tr>\n");
         }
         html.append("</table>\n");

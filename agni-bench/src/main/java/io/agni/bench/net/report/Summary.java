@@ -6,6 +6,7 @@ import io.agni.bench.net.load.Latency;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -49,7 +50,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
      * @param generatorUtilisation  the median over rounds of the load generator's use of its CPUs (NaN for a tool
      *                              whose process time is not read).
      * @param clientBoundRounds     rounds in which the load's CPUs were saturated.
-     * @param serverSaturatedRounds rounds in which the server used at least {@link CpuUse#CLIENT_BOUND} of its CPUs
+     * @param serverSaturatedRounds rounds in which the server used at least {@link CpuUse#SERVER_SATURATED} of its
+     *                              CPUs
      *                              (it, not the load, may have set the pace).
      */
     public record TargetSummary(
@@ -146,7 +148,7 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
          */
         public String sentence()
         {
-            return String.format(java.util.Locale.ROOT,
+            return String.format(Locale.ROOT,
                 "%s: %s / %s is %.2f by agni-loadgen but %.2f by redis-benchmark (%.0f %% apart)",
                 workload, a, b, loadgenRatio, benchmarkRatio, Math.abs(agreement() - 1) * 100);
         }
@@ -301,7 +303,8 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
             Stats.median(perRound(results, tool, target, workload, r -> r.cpu().serverUtilisation())),
             Stats.median(perRound(results, tool, target, workload, r -> r.cpu().generatorUtilisation())),
             (int)runs.stream().filter(r -> r.cpu().clientBound()).count(),
-            (int)runs.stream().filter(r -> r.cpu().serverUtilisation() >= CpuUse.CLIENT_BOUND * serverCpus).count());
+            (int)runs.stream()
+                .filter(r -> r.cpu().serverUtilisation() >= CpuUse.SERVER_SATURATED * serverCpus).count());
     }
 
     private static PairRatio pair(

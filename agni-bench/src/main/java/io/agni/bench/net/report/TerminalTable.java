@@ -36,7 +36,7 @@ public final class TerminalTable
                 Format.rate(t.maxThroughput()), Format.rate(t.medianPerCpuSecond()),
                 Format.percent(t.serverUtilisation()), Format.percent(t.generatorUtilisation()),
                 Format.micros(t.p50()), Format.micros(t.p99()), Format.micros(t.p999()), Format.micros(t.max()),
-                Long.toString(t.errors()), results.method().placement().label(), note(t)});
+                Long.toString(t.errors()), cpus(results, t.target()), note(t)});
         }
         table(out, rows, 3);
         if (!summary.pairs().isEmpty())
@@ -87,6 +87,18 @@ public final class TerminalTable
         return "agni-loadgen and redis-benchmark differ by more than 10 % on " + differ.size() + " of " +
             summary.crossChecks().size() + " ratios, a finding about the method rather than the servers: " +
             String.join("; ", differ) + ".";
+    }
+
+    /**
+     * @param results the results.
+     * @param target  a target's name.
+     * @return its CPUs for a table cell: the placement's label ({@code 1 | 0}: server | load, or {@code shared}), or
+     * {@code not placed} for a server the harness did not start (it runs wherever it runs, perhaps on the load's CPUs).
+     */
+    static String cpus(final BenchmarkResults results, final String target)
+    {
+        final boolean started = results.targets().stream().anyMatch(t -> t.name().equals(target) && t.pid() > 0);
+        return started ? results.method().placement().label() : "not placed";
     }
 
     /**

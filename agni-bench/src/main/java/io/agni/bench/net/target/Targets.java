@@ -1,6 +1,7 @@
 package io.agni.bench.net.target;
 
 import io.agni.bench.net.cpu.CpuPlacement;
+
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -70,7 +70,8 @@ class CpuPlacementTest
 
         final CpuPlacement noTaskset = CpuPlacement.decide(TWO, null, null, false, false);
         assertTrue(noTaskset.shared());
-        assertTrue(noTaskset.describe().contains("taskset"), noTaskset.describe());
+        assertTrue(noTaskset.describe().contains("taskset (Linux util-linux) is missing or may not set CPUs here"),
+            noTaskset.describe());
 
         final CpuPlacement overlap = CpuPlacement.decide(TWO, "0-1", "1", false, true);
         assertTrue(overlap.pinned());

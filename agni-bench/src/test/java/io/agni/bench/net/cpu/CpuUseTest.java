@@ -38,7 +38,7 @@ class CpuUseTest
     @Test
     void aProbeTurnsTwoReadingsIntoUse()
     {
-        final CpuProbe probe = new CpuProbe(-1, -1, CpuSet.of(0, 1));
+        final CpuProbe probe = new CpuProbe(-1, -1, false, CpuSet.of(0, 1), false);
         final CpuProbe.Reading start = new CpuProbe.Reading(0, 100, 50, new ProcStat.CpuTicks(0, 0));
         final CpuProbe.Reading end = new CpuProbe.Reading(2_000_000_000L, 100 + ProcStat.TICKS_PER_SECOND,
             -1, new ProcStat.CpuTicks(150, 200));
@@ -51,6 +51,21 @@ class CpuUseTest
         assertTrue(Double.isNaN(use.generatorCpuSeconds()), "a reading that failed");
         assertEquals(0.75, use.clientCpusBusy(), 1e-12);
         assertEquals(2, use.clientCpus());
+    }
+
+    @Test
+    void whereClientAndServerShareCpusTheLoadIsSaturatedByItsOwnCpuTimeNotTheCpusBusyTime()
+    {
+        // The CPUs were fully busy, but with the server on them: the generator itself used 1 of 2 CPU-seconds per second.
+        final CpuProbe probe = new CpuProbe(-1, -1, false, CpuSet.of(0, 1), true);
+        final CpuProbe.Reading start = new CpuProbe.Reading(0, 0, 0, new ProcStat.CpuTicks(0, 0));
+        final CpuProbe.Reading end = new CpuProbe.Reading(2_000_000_000L, ProcStat.TICKS_PER_SECOND,
+            2 * ProcStat.TICKS_PER_SECOND, new ProcStat.CpuTicks(400, 400));
+
+        final CpuUse use = probe.between(start, end);
+
+        assertEquals(0.5, use.clientCpusBusy(), 1e-12);
+        assertFalse(use.clientBound(), "half of the CPUs it shares is not saturated");
     }
 
     @Test

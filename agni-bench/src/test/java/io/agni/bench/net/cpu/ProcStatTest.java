@@ -21,6 +21,7 @@ class ProcStatTest
             "11251 3133440 409 18446744073709551615 1 2 3 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0";
 
         assertEquals(1234 + 567, ProcStat.parseProcessTicks(stat));
+        assertEquals(8 + 9, ProcStat.parseChildrenTicks(stat), "cutime + cstime: waited-for children");
         assertThrows(IllegalArgumentException.class, () -> ProcStat.parseProcessTicks("no parenthesis here"));
         assertThrows(IllegalArgumentException.class, () -> ProcStat.parseProcessTicks("1 (x) S 1 2"));
     }
@@ -70,6 +71,8 @@ class ProcStatTest
         }
         assertTrue(ProcStat.processTicks(pid) - before >= need, "0.1 s of CPU counted, after " + spins + " reads");
         assertEquals(-1, ProcStat.processTicks(-1));
+        assertEquals(-1, ProcStat.childrenTicks(-1));
+        assertTrue(ProcStat.childrenTicks(pid) >= 0);
         assertNull(ProcStat.cpuTicks(CpuSet.of(65_000)), "a CPU the machine does not have");
     }
 }

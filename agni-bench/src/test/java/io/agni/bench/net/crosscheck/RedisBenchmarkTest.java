@@ -45,6 +45,17 @@ class RedisBenchmarkTest
     }
 
     @Test
+    void anOlderRedisBenchmarkGivesTheRateWithoutLatencies() throws IOException
+    {
+        // redis-benchmark before 6.2 prints only the test and its rate with --csv.
+        final RunMeasurement set = RedisBenchmark.parseCsv("\"SET\",\"12345.67\"\n\"GET\",\"23456.78\"\n", "set", 1000);
+
+        assertEquals(12_345.67, set.throughput(), 1e-9);
+        assertTrue(Double.isNaN(set.latency().p99()));
+        assertTrue(Double.isNaN(set.latency().p50()));
+    }
+
+    @Test
     void progressLinesAndCarriageReturnsAroundTheResultAreIgnored() throws IOException
     {
         final String noisy = "SET: rps=0.0 (overall: 0.0) avg_msec=-nan (overall: -nan)\r" + CSV.replace("\n", "\r\n");

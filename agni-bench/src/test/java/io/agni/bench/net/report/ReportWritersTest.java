@@ -1,11 +1,14 @@
 package io.agni.bench.net.report;
 
+import io.agni.bench.net.cpu.CpuPlacement;
+import io.agni.bench.net.cpu.CpuSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -165,6 +168,25 @@ class ReportWritersTest
         assertTrue(table.contains("51,000"), table);
         assertTrue(table.contains("50,000 - 52,000"), table);
         assertTrue(table.contains("agni / redis"), table);
+    }
+
+    @Test
+    void sharedCpusAndServersNotStartedAreSaidInEveryRow()
+    {
+        final Method shared = new Method(CpuPlacement.decide(CpuSet.of(0, 1), null, null, true, true),
+            Duration.ZERO, false, "--no-cross-check");
+        final BenchmarkResults results = new ResultsFixture(1).method(shared).target("agni").addressTarget("remote")
+            .run("agni", "set", 1, 100, 1).run("remote", "set", 1, 100, 1).build(null);
+
+        final String table = TerminalTable.render(results);
+        final String html = HtmlReport.render(results);
+
+        assertTrue(table.startsWith("CPUs: client and server shared CPUs 0-1 (--no-pin: not pinned). No warm-up " +
+            "round. No cross-check: --no-cross-check."), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("set       agni") && l.contains("shared")), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("set       remote") && l.contains("not placed")), table);
+        assertTrue(html.contains("<td>shared</td>") && html.contains("<td>not placed</td>"), "the HTML rows too");
+        assertTrue(CsvReport.runs(results).split("\r\n")[1].contains(",true,0-1,0-1,"), "shared_cpus in runs.csv");
     }
 
     @Test

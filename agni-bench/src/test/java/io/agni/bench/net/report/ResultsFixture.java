@@ -26,6 +26,7 @@ final class ResultsFixture
         null), Duration.ofSeconds(5), true, null);
 
     private final List<TargetInfo> targets = new ArrayList<>();
+    private Method method = METHOD;
     private final List<String> workloads = new ArrayList<>();
     private final List<RunResult> runs = new ArrayList<>();
     private final int rounds;
@@ -39,6 +40,21 @@ final class ResultsFixture
     {
         targets.add(new TargetInfo(name, "redis", List.of("redis-server", "--port", "1234", "--save", ""),
             "127.0.0.1:1234", 42));
+        return this;
+    }
+
+    ResultsFixture method(final Method method)
+    {
+        this.method = method;
+        return this;
+    }
+
+    /**
+     * A server the harness did not start: given as HOST:PORT, no process id.
+     */
+    ResultsFixture addressTarget(final String name)
+    {
+        targets.add(new TargetInfo(name, "127.0.0.1:6379", List.of(), "127.0.0.1:6379", -1));
         return this;
     }
 
@@ -75,7 +91,7 @@ final class ResultsFixture
         flags.put("--agni-jvm-opts", "-Xmx1g \"quoted\", <tag> & more");
         return new BenchmarkResults(new Environment(2, 24L << 30, "AMD EPYC", "Linux 6 amd64", "1.00 2.00 3.00",
             "Debian 17.0.15", "abc1234"), List.of("-c", "50", "--agni-jvm-opts", "-Xmx1g \"quoted\", <tag> & more"),
-            flags, METHOD, targets, workloads, rounds, runs, Instant.parse("2026-11-30T10:00:00Z"),
+            flags, method, targets, workloads, rounds, runs, Instant.parse("2026-11-30T10:00:00Z"),
             Instant.parse("2026-11-30T10:02:00Z"), failure);
     }
 }
