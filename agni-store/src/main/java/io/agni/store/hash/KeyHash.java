@@ -5,10 +5,21 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A seeded 64-bit hash of a byte string in the style of wyhash: the input is read eight bytes at a time and folded
+ * A keyed 64-bit hash of a byte string in the style of wyhash: the input is read eight bytes at a time and folded
  * with 64 x 64 -> 128-bit multiplications ({@link Math#multiplyHigh}), whose two halves are XORed. A key of up to
- * 16 bytes costs two loads and two multiplications. Each store draws its own seed, so keys that collide in one store
- * cannot be computed in advance for another.
+ * 16 bytes costs two loads and two multiplications.
+ *
+ * <h2>The seed enters every word</h2>
+ * Each store draws its own random seed. Every word of the key is XORed with a value derived from it before it is
+ * multiplied: the first of each pair with {@code secret = rotl(seed, 32) ^ P1}, the second with the running state
+ * that starts as {@code seed ^ P0}. A multiplication by zero loses everything multiplied into it, so a word that
+ * can be made zero without knowing the seed (as {@code word ^ P1} could, with the word equal to the public
+ * constant {@code P1}) makes any number of keys hash alike under every seed: a remote client could then put them all
+ * in one slot of one shard (O(n^2) probing under one lock). With the seed in every word, making a product zero, or
+ * two keys' products equal, needs the seed, which never leaves the store.
+ * <p>
+ * This is not a cryptographic MAC (SipHash would be one, at several times the cost of a GET's hash); it is a keyed
+ * mix that leaves no seed-independent collision of the kind above.
  * <p>
  * The store takes a key's shard from the high bits and its index slot from the low bits
  * (docs/architecture.md, "Sharding"); the final fold mixes every input bit into both.
@@ -34,6 +45,7 @@ public final class KeyHash
      */
     public static long hash(final DirectBuffer buffer, final int offset, final int length, final long seed)
     {
+        final long secret = Long.rotateLeft(seed, 32) ^ P1;
         long state = seed ^ P0;
         final long a;
         final long b;
@@ -69,7 +81,7 @@ public final class KeyHash
             while (remaining > 16)
             {
                 state = fold(
-                    buffer.getLong(offset + i, ByteOrder.LITTLE_ENDIAN) ^ P1,
+                    buffer.getLong(offset + i, ByteOrder.LITTLE_ENDIAN) ^ secret,
                     buffer.getLong(offset + i + 8, ByteOrder.LITTLE_ENDIAN) ^ state);
                 i += 16;
                 remaining -= 16;
@@ -77,7 +89,7 @@ public final class KeyHash
             a = buffer.getLong(offset + length - 16, ByteOrder.LITTLE_ENDIAN);
             b = buffer.getLong(offset + length - 8, ByteOrder.LITTLE_ENDIAN);
         }
-        final long x = a ^ P1;
+        final long x = a ^ secret;
         final long y = b ^ state;
         return fold((x * y) ^ P0 ^ length, Math.multiplyHigh(x, y) ^ P2);
     }
