@@ -416,15 +416,25 @@ abstract class ShardStorage
     }
 
     /**
-     * Removes every entry and returns the memory; the next write starts small again.
+     * Removes every entry and returns the memory; the next write starts small again. Cannot fail: the only
+     * allocation, a fresh small table, comes first, and if the budget refuses it the current table is emptied in
+     * place (optimistic readers racing that fail validation, since the caller holds the write lock).
      * The caller holds the write lock.
      */
     void clearLocked()
     {
-        arena.releaseAll(false);
+        final UnsafeBuffer fresh = memory.allocate(INITIAL_SLOTS * IndexLayout.SLOT_BYTES);
         final IndexTable old = table;
-        table = newTable(INITIAL_SLOTS);
-        memory.retire(old.slots);
+        if (fresh == null)
+        {
+            old.slots.setMemory(0, old.slots.capacity(), (byte)0);
+        }
+        else
+        {
+            table = new IndexTable(fresh, INITIAL_SLOTS);
+            memory.retire(old.slots);
+        }
+        arena.releaseAll(false);
         count = 0;
         expiring = 0;
         sweepCursor = 0;
