@@ -81,10 +81,22 @@ public final class Arena
      * Reserves {@code length} bytes for a new entry, the location returned as {@code segmentId << 32 | offset}.
      * The caller writes the entry and then calls {@link #onWritten(int, int)}.
      *
-     * @param length the entry's length.
+     * @param length the entry's length, a long so that a length computed past the int range arrives as it is.
      * @return the location, or {@link #NO_SPACE} if the budget refuses.
+     * @throws IllegalArgumentException if {@code length} is not positive or exceeds
+     *                                  {@link EntryLayout#MAX_ENTRY_LENGTH}: the caller skipped
+     *                                  {@code Limits.checkEntry}; nothing changed.
      */
-    public long allocate(final int length)
+    public long allocate(final long length)
+    {
+        if (length <= 0 || length > EntryLayout.MAX_ENTRY_LENGTH)
+        {
+            throw lengthOutOfRange(length);
+        }
+        return place((int)length);
+    }
+
+    private long place(final int length)
     {
         if (length > LARGE_ENTRY_BYTES)
         {
@@ -498,6 +510,12 @@ public final class Arena
         freeIds.addInt(s.id);
         heldBytes -= s.capacity();
         memory.retire(s.buffer);
+    }
+
+    private static IllegalArgumentException lengthOutOfRange(final long length)
+    {
+        return new IllegalArgumentException(
+            "entry length out of range: length=" + length + ", limit=" + EntryLayout.MAX_ENTRY_LENGTH);
     }
 
     private static long location(final int segmentId, final int offset)

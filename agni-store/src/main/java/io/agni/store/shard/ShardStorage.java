@@ -133,28 +133,22 @@ abstract class ShardStorage
      * calls {@link #linkLocked}. When the budget refuses a segment, compacts in place, skipping
      * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read).
      *
+     * @param maxValueLength the store's value limit, for {@link Limits#checkEntry}: the new key may be longer.
      * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
      */
     public long copyInLocked(
         final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
-        final int sourceSegmentId)
+        final int sourceSegmentId, final int maxValueLength)
     {
+        Limits.checkEntry(keyLength, source.valueLength, maxValueLength);
         final boolean hasExpiry = source.hasExpiry();
         final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
-        if (entryLength > EntryLayout.MAX_ENTRY_LENGTH)
-        {
-            throw Limits.valueTooLarge(source.valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
-        }
-        final int length = (int)entryLength;
-        long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, sourceSegmentId))
-        {
-            location = arena.allocate(length);
-        }
+        final long location = allocateReclaiming(entryLength, sourceSegmentId);
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
         }
+        final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         writeEntry(arena.segments()[segmentId].buffer, Arena.offsetOf(location), key, keyOffset, keyLength,
             source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
@@ -635,7 +629,7 @@ abstract class ShardStorage
         final boolean hasExpiry, final long expireAt)
     {
         final int valueLength = length1 + gap + length2;
-        final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
+        final long entryLength = EntryLayout.length(keyLength, valueLength, hasExpiry);
         if (i >= 0 && old.valueLength == valueLength && old.hasExpiry() == hasExpiry)
         {
             // Same key, same expiry flag and same value length, hence the same header: only the value (and the
@@ -648,7 +642,7 @@ abstract class ShardStorage
             copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
             return;
         }
-        if (i >= 0 && old.length == length &&
+        if (i >= 0 && old.length == entryLength &&
             old.keyOffset - old.offset == EntryLayout.headerLength(keyLength, valueLength, hasExpiry) &&
             (old.buffer != key || old.keyOffset == keyOffset))
         {
@@ -666,16 +660,13 @@ abstract class ShardStorage
         {
             ensureRoomForNewKeys(1);
         }
-        long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, i >= 0 ? old.segmentId : 0))
-        {
-            location = arena.allocate(length);
-        }
+        final long location = allocateReclaiming(entryLength, i >= 0 ? old.segmentId : 0);
         if (location == Arena.NO_SPACE)
         {
             rejected++;
-            throw capacityExceeded(length);
+            throw capacityExceeded(entryLength);
         }
+        final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
@@ -709,6 +700,23 @@ abstract class ShardStorage
         {
             expiring++;
         }
+    }
+
+    /**
+     * Reserves arena space for an entry; when the budget refuses a segment, compacts in place (skipping
+     * {@code excludedSegmentId}, 0 for none) and tries once more.
+     *
+     * @param length the entry's length; {@link Arena#allocate} refuses one that is not a positive int.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    private long allocateReclaiming(final long length, final int excludedSegmentId)
+    {
+        final long location = arena.allocate(length);
+        if (location != Arena.NO_SPACE || !compactor.reclaimInPlace((int)length, excludedSegmentId))
+        {
+            return location;
+        }
+        return arena.allocate(length);
     }
 
     private static void copyValue(
