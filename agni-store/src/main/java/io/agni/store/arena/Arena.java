@@ -174,6 +174,26 @@ public final class Arena
     }
 
     /**
+     * Marks a segment as holding one more entry that is not linked into the index yet, so that compaction skips it.
+     *
+     * @param segmentId the entry's segment.
+     */
+    public void pin(final int segmentId)
+    {
+        segments[segmentId].pins++;
+    }
+
+    /**
+     * Undoes one {@link #pin(int)}: the entry was linked, or is about to be abandoned.
+     *
+     * @param segmentId the entry's segment.
+     */
+    public void unpin(final int segmentId)
+    {
+        segments[segmentId].pins--;
+    }
+
+    /**
      * The regular segment with the most bytes that are not live (garbage plus free tail), other than one excluded
      * segment: where compaction in place wins the most room.
      *
@@ -186,7 +206,7 @@ public final class Arena
         for (int i = 1; i < nextId; i++)
         {
             final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != spare && i != excludedId &&
+            if (s != null && !s.dedicated && s != spare && i != excludedId && s.pins == 0 &&
                 (best == null || s.capacity() - s.live > best.capacity() - best.live))
             {
                 best = s;
@@ -254,7 +274,8 @@ public final class Arena
         for (int i = 1; i < nextId; i++)
         {
             final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != head && s != spare && (best == null || s.live < best.live))
+            if (s != null && !s.dedicated && s != head && s != spare && s.pins == 0 &&
+                (best == null || s.live < best.live))
             {
                 best = s;
             }

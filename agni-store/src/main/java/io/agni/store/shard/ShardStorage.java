@@ -131,7 +131,8 @@ abstract class ShardStorage
      * Writes a copy of another entry's value and expiry time under a new key into fresh arena space, without linking
      * it into the index (rename); the caller holds the write lock of this shard and of the source's shard, and later
      * calls {@link #linkLocked}. When the budget refuses a segment, compacts in place, skipping
-     * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read).
+     * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read). Until it
+     * is linked, the copy pins its segment against compaction.
      *
      * @param maxValueLength the store's value limit, for {@link Limits#checkEntry}: the new key may be longer.
      * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
@@ -154,6 +155,7 @@ abstract class ShardStorage
             source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
             hasExpiry, source.expireAt);
         arena.onWritten(segmentId, length);
+        arena.pin(segmentId);
         return location;
     }
 
@@ -197,7 +199,9 @@ abstract class ShardStorage
 
     /**
      * Writes an entry with no expiry into fresh arena space without linking it into the index; the caller holds
-     * the write lock and later calls {@link #linkLocked} or {@link #abandonLocked}.
+     * the write lock and later calls {@link #linkLocked} or {@link #abandonLocked}. When the budget refuses a
+     * segment, compacts in place as a single write does; the entries prepared before pin their segments, so they
+     * stay where they are.
      *
      * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
      */
@@ -205,12 +209,13 @@ abstract class ShardStorage
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
-        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
-        final long location = arena.allocate(length);
+        final long entryLength = EntryLayout.length(keyLength, valueLength, false);
+        final long location = allocateReclaiming(entryLength, 0);
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
         }
+        final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
@@ -219,6 +224,7 @@ abstract class ShardStorage
         p += keyLength;
         buffer.putBytes(p, value, valueOffset, valueLength);
         arena.onWritten(segmentId, length);
+        arena.pin(segmentId);
         return location;
     }
 
@@ -228,12 +234,13 @@ abstract class ShardStorage
     public void abandonLocked(final long location, final int keyLength, final int valueLength)
     {
         final int length = (int)EntryLayout.length(keyLength, valueLength, false);
+        arena.unpin(Arena.segmentIdOf(location));
         arena.onDead(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
     }
 
     /**
      * Links an entry written by {@link #prepareLocked} or {@link #copyInLocked} into the index, replacing the key's
-     * current entry.
+     * current entry, and unpins its segment.
      *
      * @param hasExpiry whether the new entry carries an expiry time.
      */
@@ -244,6 +251,7 @@ abstract class ShardStorage
         final int tag = IndexLayout.tag(hash);
         final int i = findForWrite(tag, key, keyOffset, keyLength, e);
         link(i, IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location)), e, hasExpiry);
+        arena.unpin(Arena.segmentIdOf(location));
     }
 
     /**
