@@ -21,8 +21,11 @@ import java.util.List;
  * The store never keeps a reference to a caller's array or buffer after a call returns, and the {@code byte[]}
  * results belong to the caller. A destination buffer must have room for the value from its offset on, or be
  * expandable (e.g. {@link org.agrona.ExpandableArrayBuffer}); otherwise an {@link IndexOutOfBoundsException} is
- * thrown and the bytes of the destination past its offset are unspecified. On the zero-copy path, reads and
- * writes allocate nothing on the Java heap in steady state.
+ * thrown and the bytes of the destination past its offset are unspecified. A read into a destination copies
+ * first and then checks that no writer intervened, copying again if one did: only the bytes within the length it
+ * returns are the result. Bytes of the destination after them (after a miss, from its offset on) may have been
+ * overwritten by a copy that raced a writer, within the destination's capacity, and an expandable destination
+ * may have grown. On the zero-copy path, reads and writes allocate nothing on the Java heap in steady state.
  *
  * <h2>Time and expiry</h2>
  * Expiry times are absolute, in milliseconds since the epoch, read from the store's clock. An entry whose expiry
@@ -73,7 +76,9 @@ public interface AgniStore extends AutoCloseable
     byte[] get(byte[] key);
 
     /**
-     * Copies the value of a key into a caller's buffer, allocating nothing.
+     * Copies the value of a key into a caller's buffer, allocating nothing. Only the returned number of bytes from
+     * {@code dstOffset} on are the value; bytes after them may have been overwritten by an attempt that raced a
+     * writer, and a miss may have overwritten bytes too (see "Arguments" above).
      *
      * @param key         the buffer holding the key.
      * @param keyOffset   where the key starts in {@code key}.
@@ -202,6 +207,8 @@ public interface AgniStore extends AutoCloseable
 
     /**
      * The zero-copy form of {@link #getRange(byte[], long, long)}: copies only the range into a caller's buffer.
+     * Only the returned number of bytes from {@code dstOffset} on are the range; bytes after them may have been
+     * overwritten by an attempt that raced a writer (see "Arguments" above).
      *
      * @param key       the buffer holding the key.
      * @param keyOffset where the key starts.
@@ -408,7 +415,9 @@ public interface AgniStore extends AutoCloseable
     byte[] getAndExpire(byte[] key, ExpiryMode expiryMode, long expireAtMillis);
 
     /**
-     * The zero-copy form of {@link #getAndExpire(byte[], ExpiryMode, long)}.
+     * The zero-copy form of {@link #getAndExpire(byte[], ExpiryMode, long)}. Only the returned number of bytes from
+     * {@code dstOffset} on are the value; with {@link ExpiryMode#KEEP} it reads as {@link #get(DirectBuffer, int,
+     * int, MutableDirectBuffer, int)} does, and bytes after them may have been overwritten (see "Arguments" above).
      *
      * @param key            the buffer holding the key.
      * @param keyOffset      where the key starts.

@@ -17,6 +17,13 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Concurrency</h2>
  * The thread enters the store's {@link OperationGate} for each tick like any operation, so {@code close()} waits
  * for a tick in progress; it leaves when it finds the gate closed. {@link #stop()} is for the closing thread.
+ *
+ * <h2>Failures</h2>
+ * A {@link RuntimeException} from one shard's sweep (a bug, or a clock that throws) ends that shard's part of the
+ * tick, not the thread: the other shards are swept, and the next tick tries again, since stopping would leave
+ * expired entries holding memory for good. The failure is logged at once, and then at most once per
+ * {@value #FAILURE_LOG_INTERVAL_MS} ms with the number of failures in between, so a failure on every tick cannot
+ * flood the log.
  */
 final class ExpirySweeper
 {
@@ -32,11 +39,19 @@ final class ExpirySweeper
      */
     static final int STEPS_PER_TICK = 16;
 
+    /**
+     * The least time between two log lines about failed sweeps, in milliseconds.
+     */
+    static final long FAILURE_LOG_INTERVAL_MS = 60_000;
+
     private final Shard[] shards;
     private final OperationGate gate;
     private final long intervalNanos;
     private final String name;
     private final Thread thread;
+    private long lastFailureLogNanos;
+    private long failuresNotLogged;
+    private boolean failedBefore;
 
     /**
      * Starts the sweep thread.
@@ -92,23 +107,45 @@ final class ExpirySweeper
             {
                 for (final Shard s : shards)
                 {
-                    int steps = 0;
-                    while (s.sweep(SLOTS_PER_STEP, c.entry) > SLOTS_PER_STEP / 4 &&
-                        ++steps < STEPS_PER_TICK && !gate.isClosed())
-                    {
-                        Thread.onSpinWait();
-                    }
+                    sweepShard(s, c);
                 }
-            }
-            catch (final RuntimeException ex)
-            {
-                LOG.warn("{}: expiry sweep failed; it stops", name, ex);
-                return;
             }
             finally
             {
                 gate.exit(c);
             }
         }
+    }
+
+    private void sweepShard(final Shard s, final ThreadContext c)
+    {
+        try
+        {
+            int steps = 0;
+            while (s.sweep(SLOTS_PER_STEP, c.entry) > SLOTS_PER_STEP / 4 &&
+                ++steps < STEPS_PER_TICK && !gate.isClosed())
+            {
+                Thread.onSpinWait();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            onFailure(ex);
+        }
+    }
+
+    private void onFailure(final RuntimeException ex)
+    {
+        final long now = System.nanoTime();
+        if (failedBefore && now - lastFailureLogNanos < TimeUnit.MILLISECONDS.toNanos(FAILURE_LOG_INTERVAL_MS))
+        {
+            failuresNotLogged++;
+            return;
+        }
+        LOG.warn("{}: expiry sweep of a shard failed ({} more failures since the last report); sweeping goes on",
+            name, failuresNotLogged, ex);
+        failedBefore = true;
+        lastFailureLogNanos = now;
+        failuresNotLogged = 0;
     }
 }

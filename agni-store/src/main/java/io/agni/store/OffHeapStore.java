@@ -9,7 +9,6 @@ import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
-import io.agni.store.arena.EntryLayout;
 import io.agni.store.hash.KeyHash;
 import io.agni.store.memory.MemoryBudget;
 import io.agni.store.memory.OffHeapMemory;
@@ -1203,12 +1202,8 @@ public final class OffHeapStore implements AgniStore
         }
         if (valueLength > 0)
         {
-            if (offset > maxValueLength - valueLength)
-            {
-                throw Limits.valueTooLarge(
-                    offset > Long.MAX_VALUE - valueLength ? Long.MAX_VALUE : offset + valueLength, maxValueLength);
-            }
-            checkEntry(keyLength, (int)offset + valueLength);
+            Limits.checkEntry(keyLength,
+                offset > Long.MAX_VALUE - valueLength ? Long.MAX_VALUE : offset + valueLength, maxValueLength);
         }
     }
 
@@ -1253,18 +1248,7 @@ public final class OffHeapStore implements AgniStore
     void checkEntry(final int keyLength, final int valueLength)
     {
         checkKey(keyLength);
-        if (valueLength > maxValueLength)
-        {
-            throw Limits.valueTooLarge(valueLength, maxValueLength);
-        }
-        if (valueLength < 0)
-        {
-            throw new IllegalArgumentException("negative value length: " + valueLength);
-        }
-        if (EntryLayout.length(keyLength, valueLength, true) > EntryLayout.MAX_ENTRY_LENGTH)
-        {
-            throw Limits.valueTooLarge(valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
-        }
+        Limits.checkEntry(keyLength, valueLength, maxValueLength);
     }
 
     private static void checkAgronaAccess()

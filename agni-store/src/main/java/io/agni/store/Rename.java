@@ -87,7 +87,7 @@ final class Rename
             toShard.ensureRoomLocked(1);
         }
         final long location = toShard.copyInLocked(to, 0, toLength, source,
-            toShard == fromShard ? source.segmentId : 0);
+            toShard == fromShard ? source.segmentId : 0, store.maxValueLength());
         if (location == Arena.NO_SPACE)
         {
             toShard.countRejectedLocked();

@@ -4,6 +4,7 @@ import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
 import org.agrona.concurrent.CachedEpochClock;
+import org.agrona.concurrent.EpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -96,6 +97,64 @@ class ExpirySweepTest
             assertEquals(1, store.size(), "expired entries left after 20 s of background sweeping");
             assertEquals(200, store.stats().expired());
             store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void backgroundSweepGoesOnAfterAFailedTick() throws InterruptedException
+    {
+        final CachedEpochClock time = TestStores.clock();
+        final FailingOnceInSweep clock = new FailingOnceInSweep(time);
+        try (OffHeapStore store = TestStores.builder(4, time).clock(clock)
+            .expirySweepInterval(1, TimeUnit.MILLISECONDS).build())
+        {
+            for (int i = 0; i < 200; i++)
+            {
+                store.set(bytes("k" + i), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, time.time() + 10);
+            }
+            store.set(bytes("stays"), bytes("v"));
+            time.advance(10);
+            clock.failNextSweep = true;
+
+            // bounded wait for an eventual effect; nothing here depends on how fast the sweep is
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (store.size() > 1 && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+
+            assertEquals(1, clock.failures, "the sweep thread met the injected failure once");
+            assertEquals(1, store.size(), "expired entries left 20 s after the sweep failed once");
+            assertEquals(200, store.stats().expired());
+            store.verifyIntegrity();
+        }
+    }
+
+    /**
+     * A clock that throws once on the sweep thread after {@link #failNextSweep} is set, as a bug in one tick would.
+     */
+    private static final class FailingOnceInSweep implements EpochClock
+    {
+        private final EpochClock clock;
+        volatile boolean failNextSweep;
+        volatile int failures;
+
+        FailingOnceInSweep(final EpochClock clock)
+        {
+            this.clock = clock;
+        }
+
+        @Override
+        public long time()
+        {
+            if (failNextSweep && Thread.currentThread().getName().endsWith("expiry sweep"))
+            {
+                failNextSweep = false;
+                failures++;
+                throw new IllegalStateException("injected sweep failure");
+            }
+            return clock.time();
         }
     }
 

@@ -81,10 +81,22 @@ public final class Arena
      * Reserves {@code length} bytes for a new entry, the location returned as {@code segmentId << 32 | offset}.
      * The caller writes the entry and then calls {@link #onWritten(int, int)}.
      *
-     * @param length the entry's length.
+     * @param length the entry's length, a long so that a length computed past the int range arrives as it is.
      * @return the location, or {@link #NO_SPACE} if the budget refuses.
+     * @throws IllegalArgumentException if {@code length} is not positive or exceeds
+     *                                  {@link EntryLayout#MAX_ENTRY_LENGTH}: the caller skipped
+     *                                  {@code Limits.checkEntry}; nothing changed.
      */
-    public long allocate(final int length)
+    public long allocate(final long length)
+    {
+        if (length <= 0 || length > EntryLayout.MAX_ENTRY_LENGTH)
+        {
+            throw lengthOutOfRange(length);
+        }
+        return place((int)length);
+    }
+
+    private long place(final int length)
     {
         if (length > LARGE_ENTRY_BYTES)
         {
@@ -162,6 +174,26 @@ public final class Arena
     }
 
     /**
+     * Marks a segment as holding one more entry that is not linked into the index yet, so that compaction skips it.
+     *
+     * @param segmentId the entry's segment.
+     */
+    public void pin(final int segmentId)
+    {
+        segments[segmentId].pins++;
+    }
+
+    /**
+     * Undoes one {@link #pin(int)}: the entry was linked, or is about to be abandoned.
+     *
+     * @param segmentId the entry's segment.
+     */
+    public void unpin(final int segmentId)
+    {
+        segments[segmentId].pins--;
+    }
+
+    /**
      * The regular segment with the most bytes that are not live (garbage plus free tail), other than one excluded
      * segment: where compaction in place wins the most room.
      *
@@ -174,7 +206,7 @@ public final class Arena
         for (int i = 1; i < nextId; i++)
         {
             final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != spare && i != excludedId &&
+            if (s != null && !s.dedicated && s != spare && i != excludedId && s.pins == 0 &&
                 (best == null || s.capacity() - s.live > best.capacity() - best.live))
             {
                 best = s;
@@ -242,7 +274,8 @@ public final class Arena
         for (int i = 1; i < nextId; i++)
         {
             final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != head && s != spare && (best == null || s.live < best.live))
+            if (s != null && !s.dedicated && s != head && s != spare && s.pins == 0 &&
+                (best == null || s.live < best.live))
             {
                 best = s;
             }
@@ -498,6 +531,12 @@ public final class Arena
         freeIds.addInt(s.id);
         heldBytes -= s.capacity();
         memory.retire(s.buffer);
+    }
+
+    private static IllegalArgumentException lengthOutOfRange(final long length)
+    {
+        return new IllegalArgumentException(
+            "entry length out of range: length=" + length + ", limit=" + EntryLayout.MAX_ENTRY_LENGTH);
     }
 
     private static long location(final int segmentId, final int offset)

@@ -32,6 +32,11 @@ public final class Segment
      * Bytes of live entries.
      */
     int live;
+    /**
+     * Entries written here but not linked into the index yet (setAll, rename): while any, compaction leaves the
+     * segment alone, since it could not find their slots.
+     */
+    int pins;
 
     Segment(final int id, final UnsafeBuffer buffer, final boolean dedicated)
     {

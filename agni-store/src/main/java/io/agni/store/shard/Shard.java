@@ -626,10 +626,7 @@ public final class Shard extends ShardStorage
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
             final int oldLength = i >= 0 ? e.valueLength : 0;
             final long newLength = (long)oldLength + valueLength;
-            if (newLength > maxValueLength)
-            {
-                throw Limits.valueTooLarge(newLength, maxValueLength);
-            }
+            Limits.checkEntry(keyLength, newLength, maxValueLength);
             if (i >= 0 && valueLength == 0)
             {
                 return oldLength;

@@ -131,35 +131,31 @@ abstract class ShardStorage
      * Writes a copy of another entry's value and expiry time under a new key into fresh arena space, without linking
      * it into the index (rename); the caller holds the write lock of this shard and of the source's shard, and later
      * calls {@link #linkLocked}. When the budget refuses a segment, compacts in place, skipping
-     * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read).
+     * {@code sourceSegmentId} (the source's segment when it is in this shard, which is still to be read). Until it
+     * is linked, the copy pins its segment against compaction.
      *
+     * @param maxValueLength the store's value limit, for {@link Limits#checkEntry}: the new key may be longer.
      * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
      */
     public long copyInLocked(
         final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
-        final int sourceSegmentId)
+        final int sourceSegmentId, final int maxValueLength)
     {
+        Limits.checkEntry(keyLength, source.valueLength, maxValueLength);
         final boolean hasExpiry = source.hasExpiry();
         final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
-        if (entryLength > EntryLayout.MAX_ENTRY_LENGTH)
-        {
-            throw Limits.valueTooLarge(source.valueLength, EntryLayout.MAX_ENTRY_LENGTH - keyLength - 32L);
-        }
-        final int length = (int)entryLength;
-        long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, sourceSegmentId))
-        {
-            location = arena.allocate(length);
-        }
+        final long location = allocateReclaiming(entryLength, sourceSegmentId);
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
         }
+        final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         writeEntry(arena.segments()[segmentId].buffer, Arena.offsetOf(location), key, keyOffset, keyLength,
             source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
             hasExpiry, source.expireAt);
         arena.onWritten(segmentId, length);
+        arena.pin(segmentId);
         return location;
     }
 
@@ -203,7 +199,9 @@ abstract class ShardStorage
 
     /**
      * Writes an entry with no expiry into fresh arena space without linking it into the index; the caller holds
-     * the write lock and later calls {@link #linkLocked} or {@link #abandonLocked}.
+     * the write lock and later calls {@link #linkLocked} or {@link #abandonLocked}. When the budget refuses a
+     * segment, compacts in place as a single write does; the entries prepared before pin their segments, so they
+     * stay where they are.
      *
      * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
      */
@@ -211,12 +209,13 @@ abstract class ShardStorage
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
-        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
-        final long location = arena.allocate(length);
+        final long entryLength = EntryLayout.length(keyLength, valueLength, false);
+        final long location = allocateReclaiming(entryLength, 0);
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
         }
+        final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
@@ -225,6 +224,7 @@ abstract class ShardStorage
         p += keyLength;
         buffer.putBytes(p, value, valueOffset, valueLength);
         arena.onWritten(segmentId, length);
+        arena.pin(segmentId);
         return location;
     }
 
@@ -234,12 +234,13 @@ abstract class ShardStorage
     public void abandonLocked(final long location, final int keyLength, final int valueLength)
     {
         final int length = (int)EntryLayout.length(keyLength, valueLength, false);
+        arena.unpin(Arena.segmentIdOf(location));
         arena.onDead(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
     }
 
     /**
      * Links an entry written by {@link #prepareLocked} or {@link #copyInLocked} into the index, replacing the key's
-     * current entry.
+     * current entry, and unpins its segment.
      *
      * @param hasExpiry whether the new entry carries an expiry time.
      */
@@ -250,6 +251,7 @@ abstract class ShardStorage
         final int tag = IndexLayout.tag(hash);
         final int i = findForWrite(tag, key, keyOffset, keyLength, e);
         link(i, IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location)), e, hasExpiry);
+        arena.unpin(Arena.segmentIdOf(location));
     }
 
     /**
@@ -416,15 +418,25 @@ abstract class ShardStorage
     }
 
     /**
-     * Removes every entry and returns the memory; the next write starts small again.
+     * Removes every entry and returns the memory; the next write starts small again. Cannot fail: the only
+     * allocation, a fresh small table, comes first, and if the budget refuses it the current table is emptied in
+     * place (optimistic readers racing that fail validation, since the caller holds the write lock).
      * The caller holds the write lock.
      */
     void clearLocked()
     {
-        arena.releaseAll(false);
+        final UnsafeBuffer fresh = memory.allocate(INITIAL_SLOTS * IndexLayout.SLOT_BYTES);
         final IndexTable old = table;
-        table = newTable(INITIAL_SLOTS);
-        memory.retire(old.slots);
+        if (fresh == null)
+        {
+            old.slots.setMemory(0, old.slots.capacity(), (byte)0);
+        }
+        else
+        {
+            table = new IndexTable(fresh, INITIAL_SLOTS);
+            memory.retire(old.slots);
+        }
+        arena.releaseAll(false);
         count = 0;
         expiring = 0;
         sweepCursor = 0;
@@ -625,7 +637,7 @@ abstract class ShardStorage
         final boolean hasExpiry, final long expireAt)
     {
         final int valueLength = length1 + gap + length2;
-        final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
+        final long entryLength = EntryLayout.length(keyLength, valueLength, hasExpiry);
         if (i >= 0 && old.valueLength == valueLength && old.hasExpiry() == hasExpiry)
         {
             // Same key, same expiry flag and same value length, hence the same header: only the value (and the
@@ -638,7 +650,7 @@ abstract class ShardStorage
             copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
             return;
         }
-        if (i >= 0 && old.length == length &&
+        if (i >= 0 && old.length == entryLength &&
             old.keyOffset - old.offset == EntryLayout.headerLength(keyLength, valueLength, hasExpiry) &&
             (old.buffer != key || old.keyOffset == keyOffset))
         {
@@ -656,16 +668,13 @@ abstract class ShardStorage
         {
             ensureRoomForNewKeys(1);
         }
-        long location = arena.allocate(length);
-        if (location == Arena.NO_SPACE && compactor.reclaimInPlace(length, i >= 0 ? old.segmentId : 0))
-        {
-            location = arena.allocate(length);
-        }
+        final long location = allocateReclaiming(entryLength, i >= 0 ? old.segmentId : 0);
         if (location == Arena.NO_SPACE)
         {
             rejected++;
-            throw capacityExceeded(length);
+            throw capacityExceeded(entryLength);
         }
+        final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
@@ -699,6 +708,23 @@ abstract class ShardStorage
         {
             expiring++;
         }
+    }
+
+    /**
+     * Reserves arena space for an entry; when the budget refuses a segment, compacts in place (skipping
+     * {@code excludedSegmentId}, 0 for none) and tries once more.
+     *
+     * @param length the entry's length; {@link Arena#allocate} refuses one that is not a positive int.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    private long allocateReclaiming(final long length, final int excludedSegmentId)
+    {
+        final long location = arena.allocate(length);
+        if (location != Arena.NO_SPACE || !compactor.reclaimInPlace((int)length, excludedSegmentId))
+        {
+            return location;
+        }
+        return arena.allocate(length);
     }
 
     private static void copyValue(
