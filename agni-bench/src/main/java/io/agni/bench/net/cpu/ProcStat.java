@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 /**
  * Reads CPU time from Linux's {@code /proc}: a process's (user + system, {@code /proc/PID/stat} fields 14 and 15,
@@ -33,19 +34,7 @@ public final class ProcStat
      */
     public static long processTicks(final long pid)
     {
-        if (pid <= 0)
-        {
-            return -1;
-        }
-        try
-        {
-            return parseProcessTicks(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"),
-                StandardCharsets.US_ASCII));
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            return -1;
-        }
+        return readStat(pid, ProcStat::parseProcessTicks);
     }
 
     /**
@@ -55,19 +44,7 @@ public final class ProcStat
      */
     public static long childrenTicks(final long pid)
     {
-        if (pid <= 0)
-        {
-            return -1;
-        }
-        try
-        {
-            return parseChildrenTicks(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"),
-                StandardCharsets.US_ASCII));
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            return -1;
-        }
+        return readStat(pid, ProcStat::parseChildrenTicks);
     }
 
     /**
@@ -115,6 +92,23 @@ public final class ProcStat
         // fields[0] is field 3 (state), so field 14 (utime) is fields[11] and field 15 (stime) fields[12].
         final String[] fields = fieldsAfterName(stat);
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    private static long readStat(final long pid, final ToLongFunction<String> parser)
+    {
+        if (pid <= 0)
+        {
+            return -1;
+        }
+        try
+        {
+            return parser.applyAsLong(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"),
+                StandardCharsets.US_ASCII));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return -1;
+        }
     }
 
     private static String[] fieldsAfterName(final String stat)
