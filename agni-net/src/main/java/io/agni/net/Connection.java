@@ -26,6 +26,16 @@ import java.nio.channels.SocketChannel;
  * ({@code OP_WRITE} only) until its replies are drained: a client that does not read cannot make the server
  * execute more of its commands. Nothing here allocates per command.
  *
+ * <h2>A bounded turn</h2>
+ * A turn executes at most {@link #MAX_COMMANDS_PER_TURN} commands. A connection whose query buffer grew (a large
+ * bulk) can read megabytes of small pipelined commands at once; executing them all would keep every other
+ * connection of the loop waiting. At the bound the decoder stops after a complete command, the rest stays in the
+ * query buffer ({@link QueryBuffer#skip}, no copy), the replies so far are written, and the connection stops
+ * reading (no interest in {@code OP_READ}: the socket reports nothing for input already read) and asks its loop
+ * ({@link EventLoop#resumeLater}) for another turn after the other ready connections: {@link #onInputPending}
+ * decodes the rest from where it stopped, so the commands run exactly once and in order. A partial write still
+ * comes first: such a connection waits for {@code OP_WRITE} and asks for its next turn only once drained.
+ *
  * <h2>Limits</h2>
  * <ul>
  *   <li>Output: after each command, if the replies not yet sent pass {@code maxOutputBuffer} the client is
@@ -53,6 +63,16 @@ final class Connection implements RespDecoder.Listener
      * Replies waiting past this many bytes are written in the middle of a batch.
      */
     static final int FLUSH_THRESHOLD = 256 * 1024;
+
+    /**
+     * The most commands one connection executes in one turn of its loop before the other ready connections are
+     * served. One 16 KiB read ({@link QueryBuffer#INITIAL_CAPACITY}, Redis's read size) holds at most 1489
+     * multibulk commands (11 bytes at least: {@code *1\r\n$1\r\nA\r\n}), so a normal client's pipelined batch is
+     * never cut and still costs one read and one write; what is bounded is a backlog that only a grown query buffer
+     * can hold. 2048 small commands take well under a millisecond, so that is the most another client waits for
+     * this one per turn.
+     */
+    static final int MAX_COMMANDS_PER_TURN = 2048;
 
     /**
      * Bytes of a partial command that count as progress against the idle timeout.
@@ -95,6 +115,7 @@ final class Connection implements RespDecoder.Listener
     private long lingerDeadlineMs;
     private int bytesSinceProgress;
     private int commandsInBatch;
+    private boolean inputPending;
     private long batchMillis;
     private boolean readSinceTick;
     int index;
@@ -153,7 +174,7 @@ final class Connection implements RespDecoder.Listener
             drainInput();
             return;
         }
-        if (state != OPEN)
+        if (state != OPEN || inputPending)
         {
             return;
         }
@@ -172,12 +193,39 @@ final class Connection implements RespDecoder.Listener
         {
             return;
         }
-        readSinceTick = true;
         bytesSinceProgress = (int)Math.min(Integer.MAX_VALUE, (long)bytesSinceProgress + read);
+        executeTurn(nowMs);
+    }
+
+    /**
+     * The next turn of a connection that stopped at {@link #MAX_COMMANDS_PER_TURN} with commands left in its query
+     * buffer: executes the next of them without reading. Only the owning event loop, when {@link EventLoop#resumeLater}
+     * asked it to.
+     */
+    void onInputPending(final long nowMs) throws IOException
+    {
+        if (state == OPEN && inputPending)
+        {
+            inputPending = false;
+            executeTurn(nowMs);
+        }
+    }
+
+    private void executeTurn(final long nowMs) throws IOException
+    {
+        readSinceTick = true;
         commandsInBatch = 0;
         batchMillis = clock.time();
-        final int consumed = decoder.decode(in.buffer(), 0, in.length(), this);
-        in.consume(consumed);
+        final int consumed = decoder.decode(in.buffer(), in.start(), in.length(), this);
+        if (inputPending)
+        {
+            in.skip(consumed);
+            inputPending = in.length() > 0;
+        }
+        else
+        {
+            in.consume(consumed);
+        }
         if (disconnectReason != null)
         {
             disconnect(disconnectReason);
@@ -188,7 +236,7 @@ final class Connection implements RespDecoder.Listener
             lastActivityMs = nowMs;
             bytesSinceProgress = 0;
         }
-        if (state == OPEN && in.length() > 0 &&
+        if (state == OPEN && !inputPending && in.length() > 0 &&
             in.length() + Math.max(1, decoder.pendingBytesHint()) > maxQueryBuffer)
         {
             disconnect(DisconnectReason.QUERY_BUFFER_LIMIT);
@@ -240,7 +288,16 @@ final class Connection implements RespDecoder.Listener
             state = CLOSING;
             return false;
         }
-        return checkOutput();
+        if (!checkOutput())
+        {
+            return false;
+        }
+        if (commandsInBatch >= MAX_COMMANDS_PER_TURN)
+        {
+            inputPending = true;
+            return false;
+        }
+        return true;
     }
 
     @Override
@@ -380,7 +437,12 @@ final class Connection implements RespDecoder.Listener
 
     private void afterDrained(final long nowMs) throws IOException
     {
-        if (state == OPEN)
+        if (state == OPEN && inputPending)
+        {
+            interest(0);
+            loop.resumeLater(this);
+        }
+        else if (state == OPEN)
         {
             interest(SelectionKey.OP_READ);
         }

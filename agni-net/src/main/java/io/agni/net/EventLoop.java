@@ -27,6 +27,14 @@ import java.util.function.Consumer;
  * connections from the hand-off queue; every {@code tick}, the idle timeout and linger deadlines of every
  * connection (as Redis's {@code clientsCron}). The tick is a tenth of the idle timeout, between 10 ms and 1 s.
  *
+ * <h2>Fairness</h2>
+ * A connection executes at most {@link Connection#MAX_COMMANDS_PER_TURN} commands per turn. One that stops there
+ * with input left asks for another turn ({@link #resumeLater}); the selector cannot report that input, so the loop
+ * keeps the list itself. Each iteration serves the connections the selector reports first, then the ones that
+ * asked in an earlier iteration, each once (the lists are swapped, so one that stops again waits for the next
+ * iteration). While the list is not empty the loop selects without blocking. A connection whose write is partial
+ * is not on the list: it waits for {@code OP_WRITE} and asks again once drained.
+ *
  * <h2>Shutdown</h2>
  * {@link #requestShutdown()} (any thread) makes the loop stop reading from every connection, let the replies
  * already computed go out until the server's shutdown timeout, then close every socket and the selector.
@@ -43,6 +51,8 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     private final CommandProcessor processor;
     private final ConcurrentLinkedQueue<SocketChannel> handoff = new ConcurrentLinkedQueue<>();
     private final ArrayList<Connection> connections = new ArrayList<>();
+    private ArrayList<Connection> inputPending = new ArrayList<>();
+    private ArrayList<Connection> resuming = new ArrayList<>();
     private final long tickMs;
     private final Thread thread;
     private volatile boolean shutdownRequested;
@@ -120,7 +130,16 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
             while (true)
             {
                 final long timeoutMs = draining ? Math.max(1, Math.min(tickMs, drainDeadlineMs - nowMs)) : tickMs;
-                selector.select(this, timeoutMs);
+                final ArrayList<Connection> waiting = takeInputPending();
+                if (waiting.isEmpty())
+                {
+                    selector.select(this, timeoutMs);
+                }
+                else
+                {
+                    selector.selectNow(this);
+                    resume(waiting);
+                }
                 nowMs = nowMs();
                 registerHandedOff(nowMs);
                 if (nowMs - nextTickMs >= 0)
@@ -159,11 +178,56 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     @Override
     public void accept(final SelectionKey key)
     {
-        final Connection connection = (Connection)key.attachment();
+        serve((Connection)key.attachment(), key.readyOps());
+    }
+
+    /**
+     * Gives a connection that stopped at its turn's bound with input left another turn, after the connections the
+     * next select reports. Only this loop's thread; at most once per stop.
+     */
+    void resumeLater(final Connection connection)
+    {
+        inputPending.add(connection);
+    }
+
+    /**
+     * @return the connections that asked for another turn so far; those that ask from now on go to the other list.
+     */
+    private ArrayList<Connection> takeInputPending()
+    {
+        final ArrayList<Connection> taken = inputPending;
+        inputPending = resuming;
+        resuming = taken;
+        return taken;
+    }
+
+    private void resume(final ArrayList<Connection> taken)
+    {
+        for (int i = 0, size = taken.size(); i < size; i++)
+        {
+            final Connection connection = taken.get(i);
+            if (!connection.isClosed())
+            {
+                serve(connection, 0);
+            }
+        }
+        taken.clear();
+    }
+
+    /**
+     * One turn of a connection: what the selector reported ready, or, with no ready operations, the input it left
+     * in its query buffer.
+     */
+    private void serve(final Connection connection, final int ready)
+    {
         final long nowMs = nowMs();
         try
         {
-            final int ready = key.readyOps();
+            if (ready == 0)
+            {
+                connection.onInputPending(nowMs);
+                return;
+            }
             if ((ready & SelectionKey.OP_WRITE) != 0)
             {
                 connection.onWritable(nowMs);

@@ -9,8 +9,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
- * One connection's input: the bytes read and not yet consumed by the decoder, always from offset 0, in a direct
- * buffer that the socket reads into without a copy.
+ * One connection's input: the bytes read and not yet consumed by the decoder, in a direct buffer that the socket
+ * reads into without a copy. They start at offset 0, except while a connection that reached its turn's bound
+ * ({@link Connection#MAX_COMMANDS_PER_TURN}) has complete commands left: {@link #skip} then moves the start past
+ * what was executed without moving the rest, so working through a large backlog in bounded turns copies nothing;
+ * the next {@link #consume} or read moves what is left back to offset 0.
  *
  * <h2>Memory</h2>
  * The buffer starts at {@link #INITIAL_CAPACITY} (Redis's {@code PROTO_IOBUF_LEN}) and grows only when it is full
@@ -32,7 +35,8 @@ final class QueryBuffer
     private final int limit;
     private final UnsafeBuffer view = new UnsafeBuffer();
     private ByteBuffer byteBuffer;
-    private int length;
+    private int start;
+    private int end;
 
     QueryBuffer(final int limit)
     {
@@ -46,9 +50,20 @@ final class QueryBuffer
         return view;
     }
 
+    /**
+     * @return where the unconsumed bytes start: 0 unless {@link #skip} moved it.
+     */
+    int start()
+    {
+        return start;
+    }
+
+    /**
+     * @return the number of unconsumed bytes, from {@link #start()}.
+     */
     int length()
     {
-        return length;
+        return end - start;
     }
 
     int capacity()
@@ -58,42 +73,63 @@ final class QueryBuffer
 
     boolean isFull()
     {
-        return length == byteBuffer.capacity();
+        return end - start == byteBuffer.capacity();
     }
 
     /**
-     * One read from the channel into the free space after the unconsumed bytes.
+     * One read from the channel into the free space after the unconsumed bytes, moved to offset 0 first if
+     * {@link #skip} left them further on.
      *
      * @return the bytes read, 0 if none were ready, -1 at the end of the stream.
      */
     int readFrom(final SocketChannel channel) throws IOException
     {
+        if (start > 0)
+        {
+            consume(0);
+        }
         final ByteBuffer byteBuffer = this.byteBuffer;
-        byteBuffer.limit(byteBuffer.capacity()).position(length);
+        byteBuffer.limit(byteBuffer.capacity()).position(end);
         final int read = channel.read(byteBuffer);
         if (read > 0)
         {
-            length += read;
+            end += read;
         }
         return read;
     }
 
     /**
-     * Drops the first {@code count} bytes and moves the rest to offset 0.
+     * Drops the first {@code count} unconsumed bytes and moves the rest to offset 0.
      */
     void consume(final int count)
     {
-        final int remaining = length - count;
-        if (remaining > 0 && count > 0)
+        final int from = start + count;
+        final int remaining = end - from;
+        if (remaining > 0 && from > 0)
         {
-            view.putBytes(0, view, count, remaining);
+            view.putBytes(0, view, from, remaining);
         }
-        length = remaining;
+        start = 0;
+        end = remaining;
+    }
+
+    /**
+     * Drops the first {@code count} unconsumed bytes without moving the rest: {@link #start()} moves on.
+     */
+    void skip(final int count)
+    {
+        start += count;
+        if (start == end)
+        {
+            start = 0;
+            end = 0;
+        }
     }
 
     void clear()
     {
-        length = 0;
+        start = 0;
+        end = 0;
     }
 
     /**
@@ -110,7 +146,7 @@ final class QueryBuffer
             return false;
         }
         final long doubled = 2L * capacity;
-        final long wanted = pendingBytesHint > 0 ? Math.min(doubled, length + pendingBytesHint) : doubled;
+        final long wanted = pendingBytesHint > 0 ? Math.min(doubled, length() + pendingBytesHint) : doubled;
         reallocate((int)Math.min(limit, Math.max(wanted, capacity + 1L)));
         return true;
     }
@@ -120,7 +156,7 @@ final class QueryBuffer
      */
     void shrink()
     {
-        if (byteBuffer.capacity() > initialCapacity && length <= initialCapacity)
+        if (byteBuffer.capacity() > initialCapacity && length() <= initialCapacity)
         {
             reallocate(initialCapacity);
         }
@@ -133,18 +169,22 @@ final class QueryBuffer
             view.wrap(BufferUtil.NULL_BYTES);
             BufferUtil.free(byteBuffer);
             byteBuffer = null;
-            length = 0;
+            start = 0;
+            end = 0;
         }
     }
 
     private void reallocate(final int capacity)
     {
         final ByteBuffer old = byteBuffer;
+        final int length = length();
         allocate(capacity);
         if (length > 0)
         {
-            view.putBytes(0, old, 0, length);
+            view.putBytes(0, old, start, length);
         }
+        start = 0;
+        end = length;
         BufferUtil.free(old);
     }
 
