@@ -92,25 +92,38 @@ final class MultiSet
                 }
             }
             final long[] locations = new long[count];
-            for (int i = 0; i < count; i++)
+            int prepared = 0;
+            int linked = 0;
+            try
             {
-                final long location = shard(i).prepareLocked(
-                    keys[i], 0, keys[i].capacity(), values[i], 0, values[i].capacity());
-                if (location == Arena.NO_SPACE)
+                for (; prepared < count; prepared++)
                 {
-                    for (int j = 0; j < i; j++)
+                    final int i = prepared;
+                    final long location = shard(i).prepareLocked(
+                        keys[i], 0, keys[i].capacity(), values[i], 0, values[i].capacity());
+                    if (location == Arena.NO_SPACE)
                     {
-                        shard(j).abandonLocked(locations[j], keys[j].capacity(), values[j].capacity());
+                        shard(i).countRejectedLocked();
+                        throw OffHeapStore.budgetExceeded(
+                            EntryLayout.length(keys[i].capacity(), values[i].capacity(), false), store.budget());
                     }
-                    shard(i).countRejectedLocked();
-                    throw OffHeapStore.budgetExceeded(
-                        EntryLayout.length(keys[i].capacity(), values[i].capacity(), false), store.budget());
+                    locations[i] = location;
                 }
-                locations[i] = location;
+                for (; linked < count; linked++)
+                {
+                    shard(linked).linkLocked(hashes[linked], keys[linked], 0, keys[linked].capacity(),
+                        locations[linked], false, c.entry);
+                }
             }
-            for (int i = 0; i < count; i++)
+            catch (final Throwable ex)
             {
-                shard(i).linkLocked(hashes[i], keys[i], 0, keys[i].capacity(), locations[i], false, c.entry);
+                // Whatever stopped the batch (the budget, or an error), the entries written and not linked are
+                // dropped: left pinned, their segments could never be compacted or recycled.
+                for (int j = linked; j < prepared; j++)
+                {
+                    shard(j).abandonLocked(locations[j], keys[j].capacity(), values[j].capacity());
+                }
+                throw ex;
             }
             for (final int s : order)
             {

@@ -94,7 +94,16 @@ final class Rename
             throw OffHeapStore.budgetExceeded(
                 EntryLayout.length(toLength, source.valueLength, source.hasExpiry()), store.budget());
         }
-        toShard.linkLocked(toHash, to, 0, toLength, location, source.hasExpiry(), target);
+        try
+        {
+            toShard.linkLocked(toHash, to, 0, toLength, location, source.hasExpiry(), target);
+        }
+        catch (final Throwable ex)
+        {
+            // Not linked: drop the copy, so that its segment is not left pinned against compaction for good.
+            toShard.abandonLocked(location, toLength, source.valueLength, source.hasExpiry());
+            throw ex;
+        }
         fromShard.removeLocked(fromHash, from, 0, fromLength, source);
         toShard.maybeCompactLocked();
         if (fromShard != toShard)

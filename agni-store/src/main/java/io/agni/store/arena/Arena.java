@@ -41,7 +41,7 @@ public final class Arena
     public static final int LARGE_ENTRY_BYTES = 64 * 1024;
 
     /**
-     * Returned by {@link #allocate(int)} when memory is refused.
+     * Returned by {@link #allocate(long)} when memory is refused.
      */
     public static final long NO_SPACE = -1;
 
@@ -547,7 +547,7 @@ public final class Arena
     /**
      * The segment id of a location.
      *
-     * @param location from {@link #allocate(int)}.
+     * @param location from {@link #allocate(long)}.
      * @return the id.
      */
     public static int segmentIdOf(final long location)
@@ -558,7 +558,7 @@ public final class Arena
     /**
      * The offset of a location.
      *
-     * @param location from {@link #allocate(int)}.
+     * @param location from {@link #allocate(long)}.
      * @return the offset.
      */
     public static int offsetOf(final long location)

@@ -11,8 +11,10 @@ import java.nio.ByteOrder;
  *
  * <h2>The seed enters every word</h2>
  * Each store draws its own random seed. Every word of the key is XORed with a value derived from it before it is
- * multiplied: the first of each pair with {@code secret = rotl(seed, 32) ^ P1}, the second with the running state
- * that starts as {@code seed ^ P0}. A multiplication by zero loses everything multiplied into it, so a word that
+ * multiplied: the first of each pair with {@code secret = (seed ^ P2) * P1}, the second with the running state
+ * that starts as {@code seed ^ P0}. The secret is a multiple of the seed rather than a rotation, so that the two
+ * masks' difference ({@code secret ^ state}, which a pair of keys with swapped words could exploit) takes all 64 bits
+ * of the seed to know, not 32. A multiplication by zero loses everything multiplied into it, so a word that
  * can be made zero without knowing the seed (as {@code word ^ P1} could, with the word equal to the public
  * constant {@code P1}) makes any number of keys hash alike under every seed: a remote client could then put them all
  * in one slot of one shard (O(n^2) probing under one lock). With the seed in every word, making a product zero, or
@@ -45,7 +47,7 @@ public final class KeyHash
      */
     public static long hash(final DirectBuffer buffer, final int offset, final int length, final long seed)
     {
-        final long secret = Long.rotateLeft(seed, 32) ^ P1;
+        final long secret = (seed ^ P2) * P1;
         long state = seed ^ P0;
         final long a;
         final long b;

@@ -233,7 +233,19 @@ abstract class ShardStorage
      */
     public void abandonLocked(final long location, final int keyLength, final int valueLength)
     {
-        final int length = (int)EntryLayout.length(keyLength, valueLength, false);
+        abandonLocked(location, keyLength, valueLength, false);
+    }
+
+    /**
+     * Drops an entry written by {@link #prepareLocked} or {@link #copyInLocked} that will not be linked, and unpins
+     * its segment.
+     *
+     * @param hasExpiry whether the entry was written with an expiry time.
+     */
+    public void abandonLocked(final long location, final int keyLength, final int valueLength,
+        final boolean hasExpiry)
+    {
+        final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
         arena.unpin(Arena.segmentIdOf(location));
         arena.onDead(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
     }
@@ -301,6 +313,8 @@ abstract class ShardStorage
                 final Segment s = segments[IndexLayout.segmentOf(slot)];
                 if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
                 {
+                    // Step past it, so that the next tick sweeps the rest of the shard rather than failing here.
+                    sweepCursor = (i + 1) & t.mask;
                     throw corrupt("entry unreadable in sweep");
                 }
                 if (e.isExpired(now))
