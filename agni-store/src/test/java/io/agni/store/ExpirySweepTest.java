@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -117,11 +118,15 @@ class ExpirySweepTest
             time.advance(10);
             clock.failNextSweep = true;
 
-            // bounded wait for an eventual effect; nothing here depends on how fast the sweep is
+            // Wait on the sweep thread's own ticks after the failure (each reads the clock), with a deadline; a
+            // sweep that stopped for good never ticks again and the wait fails.
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (store.size() > 1 && System.nanoTime() < deadline)
+            while (store.size() > 1)
             {
-                Thread.sleep(5);
+                final long left = deadline - System.nanoTime();
+                assertTrue(left > 0 && clock.ticksAfterFailure.tryAcquire(left, TimeUnit.NANOSECONDS),
+                    "the sweep thread did not tick again within 20 s of its failure; size " + store.size());
+                clock.ticksAfterFailure.drainPermits();
             }
 
             assertEquals(1, clock.failures, "the sweep thread met the injected failure once");
@@ -137,6 +142,7 @@ class ExpirySweepTest
     private static final class FailingOnceInSweep implements EpochClock
     {
         private final EpochClock clock;
+        final Semaphore ticksAfterFailure = new Semaphore(0);
         volatile boolean failNextSweep;
         volatile int failures;
 
@@ -148,11 +154,18 @@ class ExpirySweepTest
         @Override
         public long time()
         {
-            if (failNextSweep && Thread.currentThread().getName().endsWith("expiry sweep"))
+            if (Thread.currentThread().getName().endsWith("expiry sweep"))
             {
-                failNextSweep = false;
-                failures++;
-                throw new IllegalStateException("injected sweep failure");
+                if (failNextSweep)
+                {
+                    failNextSweep = false;
+                    failures++;
+                    throw new IllegalStateException("injected sweep failure");
+                }
+                if (failures > 0)
+                {
+                    ticksAfterFailure.release();
+                }
             }
             return clock.time();
         }

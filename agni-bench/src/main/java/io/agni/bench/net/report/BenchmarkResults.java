@@ -68,12 +68,4 @@ public record BenchmarkResults(
         return runs.stream().filter(r -> r.tool().equals(tool) && r.target().equals(target) &&
             r.workload().equals(workload)).toList();
     }
-
-    /**
-     * @return true if any run was made with redis-benchmark.
-     */
-    public boolean crossChecked()
-    {
-        return runs.stream().anyMatch(r -> r.tool().equals(RunResult.REDIS_BENCHMARK));
-    }
 }

@@ -36,25 +36,6 @@ public record RunResult(
     public static final String REDIS_BENCHMARK = "redis-benchmark";
 
     /**
-     * A run of agni-loadgen whose CPU use is not known.
-     *
-     * @param target      the target's name.
-     * @param workload    the case's name.
-     * @param round       the round, from 1.
-     * @param started     when the run began.
-     * @param measurement what it measured.
-     */
-    public RunResult(
-        final String target,
-        final String workload,
-        final int round,
-        final Instant started,
-        final RunMeasurement measurement)
-    {
-        this(LOADGEN, target, workload, round, started, measurement, CpuUse.UNKNOWN);
-    }
-
-    /**
      * @return requests per server CPU-second in this run, NaN if the server's CPU time is not known.
      */
     public double perServerCpuSecond()

@@ -214,24 +214,6 @@ public record Summary(List<TargetSummary> targets, List<PairRatio> pairs, List<C
     }
 
     /**
-     * @param tool a tool.
-     * @return this summary's rows of that tool.
-     */
-    public List<TargetSummary> targets(final String tool)
-    {
-        return targets.stream().filter(t -> t.tool().equals(tool)).toList();
-    }
-
-    /**
-     * @param tool a tool.
-     * @return this summary's pairs measured by that tool.
-     */
-    public List<PairRatio> pairs(final String tool)
-    {
-        return pairs.stream().filter(p -> p.tool().equals(tool)).toList();
-    }
-
-    /**
      * A figure of one target and case in each round, by agni-loadgen, NaN in rounds without a result.
      *
      * @param results  the results.
