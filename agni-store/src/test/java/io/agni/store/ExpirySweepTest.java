@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -115,8 +116,13 @@ class ExpirySweepTest
                 store.set(bytes("k" + i), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, time.time() + 10);
             }
             store.set(bytes("stays"), bytes("v"));
-            time.advance(10);
+            // Fail a tick while every shard still holds expiring entries, so that the sweep is sure to read the
+            // clock again; only then let the entries expire. (Failing after the advance raced with a sweep that
+            // had already read the clock and then removed everything, never to read it again.)
             clock.failNextSweep = true;
+            assertTrue(clock.failed.await(20, TimeUnit.SECONDS), "the sweep thread never read the clock");
+            time.advance(10);
+            clock.ticksAfterFailure.drainPermits();
 
             // Wait on the sweep thread's own ticks after the failure (each reads the clock), with a deadline; a
             // sweep that stopped for good never ticks again and the wait fails.
@@ -143,6 +149,7 @@ class ExpirySweepTest
     {
         private final EpochClock clock;
         final Semaphore ticksAfterFailure = new Semaphore(0);
+        final CountDownLatch failed = new CountDownLatch(1);
         volatile boolean failNextSweep;
         volatile int failures;
 
@@ -160,6 +167,7 @@ class ExpirySweepTest
                 {
                     failNextSweep = false;
                     failures++;
+                    failed.countDown();
                     throw new IllegalStateException("injected sweep failure");
                 }
                 if (failures > 0)
