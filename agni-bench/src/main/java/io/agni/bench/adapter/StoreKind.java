@@ -37,6 +37,17 @@ public enum StoreKind
     CHM("chm", "ConcurrentHashMap<BytesKey, byte[]>"),
 
     /**
+     * The map with every lookup key wrapped before measuring (no hashing, no allocation per GET), value copied out.
+     */
+    CHM_PREKEYED("chm-prekeyed", "ConcurrentHashMap<BytesKey, byte[]>, lookup keys made before measuring"),
+
+    /**
+     * As {@link #CHM_PREKEYED}, and a GET returns the stored array without reading its bytes.
+     */
+    CHM_PREKEYED_REF("chm-prekeyed-ref",
+        "ConcurrentHashMap<BytesKey, byte[]>, lookup keys made before measuring, stored array returned, not copied"),
+
+    /**
      * {@link java.util.HashMap} behind one lock.
      */
     HASHMAP_LOCKED("hashmap-locked", "HashMap<BytesKey, byte[]> behind one ReentrantLock"),
@@ -97,6 +108,16 @@ public enum StoreKind
     }
 
     /**
+     * Whether this store keeps its entries on the Java heap.
+     *
+     * @return {@code true} for the map kinds.
+     */
+    public boolean isOnHeap()
+    {
+        return this == CHM || this == CHM_PREKEYED || this == CHM_PREKEYED_REF || this == HASHMAP_LOCKED;
+    }
+
+    /**
      * Opens an empty store of this kind.
      *
      * @param expectedEntries how many entries it will hold (peers that size up front use it).
@@ -113,6 +134,8 @@ public enum StoreKind
             case AGNI_BYTES -> new AgniBytesAdapter(agni(OffHeapStoreBuilder.defaultShards()));
             case AGNI_1SHARD_BYTES -> new AgniBytesAdapter(agni(1));
             case CHM -> new ConcurrentHashMapAdapter(expectedEntries);
+            case CHM_PREKEYED -> new PrekeyedMapAdapter(expectedEntries, true);
+            case CHM_PREKEYED_REF -> new PrekeyedMapAdapter(expectedEntries, false);
             case HASHMAP_LOCKED -> new LockedHashMapAdapter(expectedEntries);
             case CHRONICLE -> new ChronicleMapAdapter(expectedEntries, keyLength, valueLength);
             case OHC -> new OhcAdapter(BUDGET_BYTES);

@@ -52,15 +52,18 @@ class StoreAdapterTest
             for (int i = 0; i < KEYS; i++)
             {
                 assertEquals(VALUE_LENGTH, adapter.get(keys, i, dst), "key " + i);
-                final byte[] read = new byte[VALUE_LENGTH];
-                dst.getBytes(0, read);
-                assertArrayEquals((i % 2 == 0 ? second : first).array(), read, "key " + i);
+                if (kind != StoreKind.CHM_PREKEYED_REF) // returns the stored array's length, copies nothing
+                {
+                    final byte[] read = new byte[VALUE_LENGTH];
+                    dst.getBytes(0, read);
+                    assertArrayEquals((i % 2 == 0 ? second : first).array(), read, "key " + i);
+                }
                 assertEquals(StoreAdapter.NOT_FOUND, adapter.get(absent, i, dst), "absent key " + i);
             }
 
             final StoreAdapter.OffHeapUsage usage = adapter.offHeapUsage();
             assertTrue(usage.bytes() >= 0, usage.toString());
-            assertTrue(kind == StoreKind.CHM || kind == StoreKind.HASHMAP_LOCKED || usage.bytes() > 0, usage.toString());
+            assertTrue(kind.isOnHeap() || usage.bytes() > 0, usage.toString());
         }
     }
 
