@@ -3,6 +3,7 @@ package io.agni.api;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -353,6 +354,57 @@ public interface AgniStore extends AutoCloseable
      * @throws StoreClosedException       if the store is closed.
      */
     boolean setAll(List<byte[]> keys, List<byte[]> values, SetCondition condition);
+
+    /**
+     * {@link #setAll(List, List, SetCondition)} for pairs that lie in one buffer, as a server's parsed command
+     * does: pair {@code i}'s key is the {@code lengths[2i]} bytes at {@code offsets[2i]}, its value the
+     * {@code lengths[2i + 1]} bytes at {@code offsets[2i + 1]}. Nothing of the buffer is kept after the call.
+     *
+     * <p>The default copies every key and value into arrays and calls {@link #setAll(List, List, SetCondition)};
+     * a store that can read the buffer directly (agni's off-heap store) overrides it and allocates nothing for a
+     * batch of a few pairs.
+     *
+     * @param buffer    the buffer holding every key and value.
+     * @param offsets   where each key and value starts, in pair order, at least {@code 2 * pairs} entries.
+     * @param lengths   the length of each key and value, in the same order.
+     * @param pairs     how many pairs.
+     * @param condition as for {@link #setAll(List, List, SetCondition)}.
+     * @return {@code true} if the values were written.
+     * @throws IllegalArgumentException   if {@code pairs} or a length is negative, or the arrays are shorter than
+     *                                    {@code 2 * pairs}.
+     * @throws EntryTooLargeException     if a key or value is longer than its limit; nothing changed.
+     * @throws CapacityExceededException  if the entries do not fit in the memory budget; nothing changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    default boolean setAll(
+        final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs,
+        final SetCondition condition)
+    {
+        if (pairs < 0 || offsets.length < 2L * pairs || lengths.length < 2L * pairs)
+        {
+            throw new IllegalArgumentException("pairs out of range: pairs=" + pairs + ", offsets=" + offsets.length +
+                ", lengths=" + lengths.length);
+        }
+        for (int i = 0; i < 2 * pairs; i++)
+        {
+            if (lengths[i] < 0)
+            {
+                throw new IllegalArgumentException("negative length: lengths[" + i + "]=" + lengths[i]);
+            }
+        }
+        final List<byte[]> keys = new ArrayList<>(pairs);
+        final List<byte[]> values = new ArrayList<>(pairs);
+        for (int i = 0; i < pairs; i++)
+        {
+            final byte[] key = new byte[lengths[2 * i]];
+            buffer.getBytes(offsets[2 * i], key);
+            keys.add(key);
+            final byte[] value = new byte[lengths[2 * i + 1]];
+            buffer.getBytes(offsets[2 * i + 1], value);
+            values.add(value);
+        }
+        return setAll(keys, values, condition);
+    }
 
     /**
      * Removes a key.

@@ -60,6 +60,11 @@ public class ProtocolBenchmark
     static final int VARIANTS = 256;
 
     /**
+     * Pairs per MSET, as redis-benchmark's.
+     */
+    static final int MSET_PAIRS = 10;
+
+    /**
      * Present keys.
      */
     @Param({"1000"})
@@ -72,6 +77,7 @@ public class ProtocolBenchmark
     private final Session session = new Session(1, "127.0.0.1:50000", "127.0.0.1:6379", 0);
     private final Executor executor = new Executor();
     private UnsafeBuffer[] pipelines;
+    private UnsafeBuffer[] incrAndMsetPipelines;
     private int next;
 
     /**
@@ -112,6 +118,30 @@ public class ProtocolBenchmark
             encoder.buffer().getBytes(0, bytes);
             pipelines[v] = new UnsafeBuffer(bytes);
         }
+
+        incrAndMsetPipelines = new UnsafeBuffer[VARIANTS];
+        for (int v = 0; v < VARIANTS; v++)
+        {
+            encoder.reset();
+            for (int c = 0; c < PIPELINE; c++)
+            {
+                if ((c & 1) == 0)
+                {
+                    encoder.arrayHeader(2).bulk(ascii("INCR")).bulk(ascii("counter:" + (c & 7)));
+                }
+                else
+                {
+                    encoder.arrayHeader(1 + 2 * MSET_PAIRS).bulk(ascii("MSET"));
+                    for (int p = 0; p < MSET_PAIRS; p++)
+                    {
+                        encoder.bulk(key((int)Long.remainderUnsigned(rng.next(), keyCount))).bulk(value);
+                    }
+                }
+            }
+            final byte[] bytes = new byte[encoder.position()];
+            encoder.buffer().getBytes(0, bytes);
+            incrAndMsetPipelines[v] = new UnsafeBuffer(bytes);
+        }
     }
 
     /**
@@ -132,7 +162,25 @@ public class ProtocolBenchmark
     @OperationsPerInvocation(PIPELINE)
     public int pipelineOf16GetAndSet()
     {
-        final UnsafeBuffer pipeline = pipelines[next];
+        return run(pipelines);
+    }
+
+    /**
+     * Decodes, executes and encodes one pipeline of 8 INCR and 8 MSET of {@value #MSET_PAIRS} pairs (the other two
+     * commands of the server soak), which must allocate nothing either.
+     *
+     * @return the bytes of replies, so that the work is not eliminated.
+     */
+    @Benchmark
+    @OperationsPerInvocation(PIPELINE)
+    public int pipelineOf16IncrAndMset()
+    {
+        return run(incrAndMsetPipelines);
+    }
+
+    private int run(final UnsafeBuffer[] variants)
+    {
+        final UnsafeBuffer pipeline = variants[next];
         next = (next + 1) & (VARIANTS - 1);
         out.reset();
         final int consumed = decoder.decode(pipeline, 0, pipeline.capacity(), executor);

@@ -5,79 +5,141 @@ import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryLayout;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One atomic multi-key set ({@code setAll}): lock every shard involved in ascending order, check the condition,
  * grow the tables, write every new entry into fresh arena space, and only then link them all into the indexes, so
  * that a refusal by the budget changes nothing visible and a reader of any key sees all or none of the new values
  * (docs/architecture.md, "Multi-key set").
+ *
+ * <h2>Memory</h2>
+ * One instance per thread, reused: its arrays grow to the largest batch and are dropped after a batch of more than
+ * {@link #KEEP_PAIRS} pairs, so an {@code MSET} of a few keys allocates nothing in steady state. Repeated keys are
+ * found with a small open-addressing table of pair indexes keyed by the keys' hashes, not with boxed map keys. After
+ * each batch the references to the caller's buffers and arrays are cleared, so a thread's instance never keeps a
+ * caller's data alive.
+ *
+ * <h2>Concurrency</h2>
+ * Confined to its thread; {@link #load} then {@link #run} within one operation of the store's gate.
  */
 final class MultiSet
 {
-    private final OffHeapStore store;
-    private final UnsafeBuffer[] keys;
-    private final UnsafeBuffer[] values;
-    private final long[] hashes;
-    private final int[] shardOf;
-    private final int count;
+    /**
+     * The most pairs whose arrays are kept for the next batch.
+     */
+    static final int KEEP_PAIRS = 1024;
 
-    MultiSet(final OffHeapStore store, final List<byte[]> keyList, final List<byte[]> valueList)
+    private static final int INITIAL_PAIRS = 16;
+    private static final byte[] NO_BYTES = new byte[0];
+
+    private DirectBuffer[] keyBuffers;
+    private int[] keyOffsets;
+    private int[] keyLengths;
+    private DirectBuffer[] valueBuffers;
+    private int[] valueOffsets;
+    private int[] valueLengths;
+    private long[] hashes;
+    private int[] shardOf;
+    private int[] order;
+    private long[] stamps;
+    private boolean[] present;
+    private long[] locations;
+    private int[] seen;
+    private UnsafeBuffer[] wrappers;
+    private int wrappersUsed;
+    private int count;
+
+    MultiSet()
     {
-        this.store = store;
-        final int n = keyList.size();
-        final Map<ByteBuffer, Integer> last = new HashMap<>();
-        for (int i = 0; i < n; i++)
-        {
-            last.put(ByteBuffer.wrap(keyList.get(i)), i);
-        }
-        final int unique = last.size();
-        keys = new UnsafeBuffer[unique];
-        values = new UnsafeBuffer[unique];
-        hashes = new long[unique];
-        shardOf = new int[unique];
-        int u = 0;
-        for (int i = 0; i < n; i++)
-        {
-            if (last.get(ByteBuffer.wrap(keyList.get(i))) == i)
-            {
-                keys[u] = new UnsafeBuffer(keyList.get(i));
-                values[u] = new UnsafeBuffer(valueList.get(i));
-                hashes[u] = store.hash(keys[u], 0, keys[u].capacity());
-                shardOf[u] = store.shardIndex(hashes[u]);
-                u++;
-            }
-        }
-        count = unique;
+        allocate(INITIAL_PAIRS);
     }
 
-    boolean run(final SetCondition condition, final ThreadContext c)
+    /**
+     * Loads a batch of {@code byte[]} pairs; a repeated key keeps its last value. The lengths were checked.
+     */
+    void load(final OffHeapStore store, final List<byte[]> keys, final List<byte[]> values)
     {
-        final int[] order = OffHeapStore.distinctSorted(shardOf);
-        final long[] stamps = new long[order.length];
-        for (int j = 0; j < order.length; j++)
+        final int n = keys.size();
+        ensure(n);
+        for (int i = 0; i < n; i++)
         {
-            stamps[j] = store.shardAt(order[j]).lockWrite();
+            final byte[] key = keys.get(i);
+            final byte[] value = values.get(i);
+            keyBuffers[i] = wrap(key);
+            keyOffsets[i] = 0;
+            keyLengths[i] = key.length;
+            valueBuffers[i] = wrap(value);
+            valueOffsets[i] = 0;
+            valueLengths[i] = value.length;
         }
+        dedupe(store, n);
+    }
+
+    /**
+     * Loads a batch of pairs in one buffer: pair {@code i}'s key at {@code offsets[2i]}, its value at
+     * {@code offsets[2i + 1]}. A repeated key keeps its last value. The lengths were checked.
+     */
+    void load(
+        final OffHeapStore store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs)
+    {
+        ensure(pairs);
+        for (int i = 0; i < pairs; i++)
+        {
+            keyBuffers[i] = buffer;
+            keyOffsets[i] = offsets[2 * i];
+            keyLengths[i] = lengths[2 * i];
+            valueBuffers[i] = buffer;
+            valueOffsets[i] = offsets[2 * i + 1];
+            valueLengths[i] = lengths[2 * i + 1];
+        }
+        dedupe(store, pairs);
+    }
+
+    /**
+     * Writes the loaded batch, then forgets it (also when it throws).
+     *
+     * @return {@code false} if the condition refused the batch.
+     */
+    boolean run(final OffHeapStore store, final SetCondition condition, final ThreadContext c)
+    {
         try
         {
-            final boolean[] present = new boolean[count];
+            return write(store, condition, c);
+        }
+        finally
+        {
+            forget();
+        }
+    }
+
+    private boolean write(final OffHeapStore store, final SetCondition condition, final ThreadContext c)
+    {
+        final int shards = sortedShards();
+        int locked = 0;
+        try
+        {
+            for (; locked < shards; locked++)
+            {
+                stamps[locked] = store.shardAt(order[locked]).lockWrite();
+            }
             for (int i = 0; i < count; i++)
             {
-                present[i] = shard(i).containsLocked(hashes[i], keys[i], 0, keys[i].capacity(), c.entry);
+                present[i] = shard(store, i).containsLocked(hashes[i], keyBuffers[i], keyOffsets[i], keyLengths[i],
+                    c.entry);
                 if (condition == SetCondition.IF_ABSENT && present[i] ||
                     condition == SetCondition.IF_PRESENT && !present[i])
                 {
                     return false;
                 }
             }
-            for (final int s : order)
+            for (int j = 0; j < shards; j++)
             {
+                final int s = order[j];
                 int newKeys = 0;
                 for (int i = 0; i < count; i++)
                 {
@@ -91,57 +153,230 @@ final class MultiSet
                     store.shardAt(s).ensureRoomLocked(newKeys);
                 }
             }
-            final long[] locations = new long[count];
-            int prepared = 0;
-            int linked = 0;
-            try
+            writeAndLink(store, c);
+            for (int j = 0; j < shards; j++)
             {
-                for (; prepared < count; prepared++)
-                {
-                    final int i = prepared;
-                    final long location = shard(i).prepareLocked(
-                        keys[i], 0, keys[i].capacity(), values[i], 0, values[i].capacity());
-                    if (location == Arena.NO_SPACE)
-                    {
-                        shard(i).countRejectedLocked();
-                        throw OffHeapStore.budgetExceeded(
-                            EntryLayout.length(keys[i].capacity(), values[i].capacity(), false), store.budget());
-                    }
-                    locations[i] = location;
-                }
-                for (; linked < count; linked++)
-                {
-                    shard(linked).linkLocked(hashes[linked], keys[linked], 0, keys[linked].capacity(),
-                        locations[linked], false, c.entry);
-                }
-            }
-            catch (final Throwable ex)
-            {
-                // Whatever stopped the batch (the budget, or an error), the entries written and not linked are
-                // dropped: left pinned, their segments could never be compacted or recycled.
-                for (int j = linked; j < prepared; j++)
-                {
-                    shard(j).abandonLocked(locations[j], keys[j].capacity(), values[j].capacity());
-                }
-                throw ex;
-            }
-            for (final int s : order)
-            {
-                store.shardAt(s).maybeCompactLocked();
+                store.shardAt(order[j]).maybeCompactLocked();
             }
             return true;
         }
         finally
         {
-            for (int j = order.length - 1; j >= 0; j--)
+            for (int j = locked - 1; j >= 0; j--)
             {
                 store.shardAt(order[j]).unlockWrite(stamps[j]);
             }
         }
     }
 
-    private Shard shard(final int i)
+    private void writeAndLink(final OffHeapStore store, final ThreadContext c)
+    {
+        int prepared = 0;
+        int linked = 0;
+        try
+        {
+            for (; prepared < count; prepared++)
+            {
+                final int i = prepared;
+                final long location = shard(store, i).prepareLocked(
+                    keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i], valueLengths[i]);
+                if (location == Arena.NO_SPACE)
+                {
+                    shard(store, i).countRejectedLocked();
+                    throw OffHeapStore.budgetExceeded(
+                        EntryLayout.length(keyLengths[i], valueLengths[i], false), store.budget());
+                }
+                locations[i] = location;
+            }
+            for (; linked < count; linked++)
+            {
+                final int i = linked;
+                shard(store, i).linkLocked(hashes[i], keyBuffers[i], keyOffsets[i], keyLengths[i], locations[i],
+                    false, c.entry);
+            }
+        }
+        catch (final Throwable ex)
+        {
+            // Whatever stopped the batch (the budget, or an error), the entries written and not linked are dropped:
+            // left pinned, their segments could never be compacted or recycled.
+            for (int j = linked; j < prepared; j++)
+            {
+                shard(store, j).abandonLocked(locations[j], keyLengths[j], valueLengths[j]);
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * Hashes every pair and keeps, in order, only the last pair of each key.
+     */
+    private void dedupe(final OffHeapStore store, final int n)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            hashes[i] = store.hash(keyBuffers[i], keyOffsets[i], keyLengths[i]);
+            present[i] = false; // here: "a later pair has the same key"
+        }
+        final int mask = seen.length - 1;
+        Arrays.fill(seen, -1);
+        for (int i = 0; i < n; i++)
+        {
+            int slot = (int)hashes[i] & mask;
+            while (true)
+            {
+                final int j = seen[slot];
+                if (j < 0)
+                {
+                    seen[slot] = i;
+                    break;
+                }
+                if (hashes[j] == hashes[i] && sameKey(j, i))
+                {
+                    present[j] = true;
+                    seen[slot] = i;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        int u = 0;
+        for (int i = 0; i < n; i++)
+        {
+            if (!present[i])
+            {
+                keyBuffers[u] = keyBuffers[i];
+                keyOffsets[u] = keyOffsets[i];
+                keyLengths[u] = keyLengths[i];
+                valueBuffers[u] = valueBuffers[i];
+                valueOffsets[u] = valueOffsets[i];
+                valueLengths[u] = valueLengths[i];
+                hashes[u] = hashes[i];
+                shardOf[u] = store.shardIndex(hashes[i]);
+                u++;
+            }
+        }
+        for (int i = u; i < n; i++)
+        {
+            keyBuffers[i] = null;
+            valueBuffers[i] = null;
+        }
+        count = u;
+    }
+
+    private boolean sameKey(final int a, final int b)
+    {
+        final int length = keyLengths[a];
+        if (length != keyLengths[b])
+        {
+            return false;
+        }
+        final DirectBuffer x = keyBuffers[a];
+        final DirectBuffer y = keyBuffers[b];
+        final int xOffset = keyOffsets[a];
+        final int yOffset = keyOffsets[b];
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES)
+        {
+            if (x.getLong(xOffset + i) != y.getLong(yOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (x.getByte(xOffset + i) != y.getByte(yOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Sorts the distinct shard indexes of the batch into {@link #order}, ascending: the order locks are taken in.
+     *
+     * @return how many shards.
+     */
+    private int sortedShards()
+    {
+        System.arraycopy(shardOf, 0, order, 0, count);
+        Arrays.sort(order, 0, count);
+        int n = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (i == 0 || order[i] != order[i - 1])
+            {
+                order[n++] = order[i];
+            }
+        }
+        return n;
+    }
+
+    private Shard shard(final OffHeapStore store, final int i)
     {
         return store.shardAt(shardOf[i]);
+    }
+
+    private UnsafeBuffer wrap(final byte[] array)
+    {
+        if (wrappersUsed == wrappers.length)
+        {
+            wrappers = Arrays.copyOf(wrappers, wrappers.length * 2);
+        }
+        UnsafeBuffer wrapper = wrappers[wrappersUsed];
+        if (wrapper == null)
+        {
+            wrapper = new UnsafeBuffer(array);
+            wrappers[wrappersUsed] = wrapper;
+        }
+        else
+        {
+            wrapper.wrap(array);
+        }
+        wrappersUsed++;
+        return wrapper;
+    }
+
+    private void forget()
+    {
+        Arrays.fill(keyBuffers, 0, count, null);
+        Arrays.fill(valueBuffers, 0, count, null);
+        for (int i = 0; i < wrappersUsed; i++)
+        {
+            wrappers[i].wrap(NO_BYTES);
+        }
+        wrappersUsed = 0;
+        count = 0;
+        if (keyBuffers.length > KEEP_PAIRS)
+        {
+            allocate(INITIAL_PAIRS);
+        }
+    }
+
+    private void ensure(final int pairs)
+    {
+        if (pairs > keyBuffers.length)
+        {
+            allocate(Math.max(pairs, 2 * keyBuffers.length));
+        }
+        wrappersUsed = 0;
+    }
+
+    private void allocate(final int pairs)
+    {
+        keyBuffers = new DirectBuffer[pairs];
+        keyOffsets = new int[pairs];
+        keyLengths = new int[pairs];
+        valueBuffers = new DirectBuffer[pairs];
+        valueOffsets = new int[pairs];
+        valueLengths = new int[pairs];
+        hashes = new long[pairs];
+        shardOf = new int[pairs];
+        order = new int[pairs];
+        stamps = new long[pairs];
+        present = new boolean[pairs];
+        locations = new long[pairs];
+        seen = new int[Integer.highestOneBit(Math.max(2, pairs - 1)) << 2];
+        wrappers = new UnsafeBuffer[2 * pairs];
     }
 }

@@ -74,6 +74,10 @@ public final class OffHeapStore implements AgniStore
     private final int maxKeyLength;
     private final int maxValueLength;
     private final OperationGate gate;
+    /**
+     * Each thread's reusable batch for setAll; it holds no reference to this store.
+     */
+    private final ThreadLocal<MultiSet> multiSets = ThreadLocal.withInitial(MultiSet::new);
     private final ExpirySweeper sweeper;
     private final String name;
 
@@ -489,7 +493,42 @@ public final class OffHeapStore implements AgniStore
         final ThreadContext c = gate.enter();
         try
         {
-            return new MultiSet(this, keys, values).run(condition, c);
+            final MultiSet batch = multiSets.get();
+            batch.load(this, keys, values);
+            return batch.run(this, condition, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public boolean setAll(
+        final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs,
+        final SetCondition condition)
+    {
+        Objects.requireNonNull(buffer, "buffer");
+        Objects.requireNonNull(condition, "condition");
+        if (pairs < 0 || offsets.length < 2L * pairs || lengths.length < 2L * pairs)
+        {
+            throw new IllegalArgumentException("pairs out of range: pairs=" + pairs + ", offsets=" + offsets.length +
+                ", lengths=" + lengths.length);
+        }
+        for (int i = 0; i < pairs; i++)
+        {
+            checkEntry(lengths[2 * i], lengths[2 * i + 1]);
+        }
+        if (pairs == 0)
+        {
+            return true;
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final MultiSet batch = multiSets.get();
+            batch.load(this, buffer, offsets, lengths, pairs);
+            return batch.run(this, condition, c);
         }
         finally
         {

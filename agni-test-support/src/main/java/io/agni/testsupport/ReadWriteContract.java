@@ -455,6 +455,57 @@ public abstract class ReadWriteContract extends StoreContractSupport
         assertValue("last", "a");
     }
 
+    @Test
+    void setAllFromOneBufferWritesEveryPairAndTheLastValueOfARepeatedKey()
+    {
+        store.set(bytes("b"), bytes("old"));
+        final String text = "..a.1..b.22.c.333.a.last";
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes(text));
+        final int[] offsets = {2, 4, 7, 9, 12, 14, 18, 20, -1, -1};
+        final int[] lengths = {1, 1, 1, 2, 1, 3, 1, 4, -1, -1};
+
+        assertTrue(store.setAll(buffer, offsets, lengths, 4, SetCondition.ALWAYS));
+
+        assertEquals(Arrays.asList("last", "22", "333"), texts(store.getAll(keys("a", "b", "c"))));
+        assertEquals(3, store.size());
+        assertFalse(store.setAll(buffer, offsets, lengths, 1, SetCondition.IF_ABSENT), "a is present");
+        assertValue("last", "a");
+    }
+
+    @Test
+    void setAllFromOneBufferRefusesArraysShorterThanThePairs()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes("a1"));
+
+        assertThrows(IllegalArgumentException.class,
+            () -> store.setAll(buffer, new int[] {0, 1}, new int[] {1, 1}, 2, SetCondition.ALWAYS));
+        assertThrows(IllegalArgumentException.class,
+            () -> store.setAll(buffer, new int[] {0, 1}, new int[] {1, 1}, -1, SetCondition.ALWAYS));
+        assertEquals(0, store.size());
+    }
+
+    @Test
+    void setAllOfALargeBatchThenOfASmallOneWritesBothWhole()
+    {
+        final int pairs = 1_500; // more than a store may keep scratch for; 50 keys, each repeated 30 times
+        final List<byte[]> keys = new ArrayList<>();
+        final List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < pairs; i++)
+        {
+            keys.add(bytes("k" + (i % 50)));
+            values.add(bytes("v" + i));
+        }
+
+        assertTrue(store.setAll(keys, values, SetCondition.ALWAYS));
+        assertTrue(store.setAll(keys("k0", "small"), keys("again", "s"), SetCondition.ALWAYS));
+
+        assertEquals(51, store.size());
+        assertValue("again", "k0");
+        assertValue("v1451", "k1");
+        assertValue("v1499", "k49");
+        assertValue("s", "small");
+    }
+
     /**
      * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
      */

@@ -26,6 +26,8 @@ public final class CommandContext
     private final CommandTable table;
     private final EpochClock clock;
     private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(4096);
+    private int[] argOffsets = new int[32];
+    private int[] argLengths = new int[32];
     private Session session;
     private RespArgs args;
     private RespWriter out;
@@ -146,6 +148,47 @@ public final class CommandContext
     public int argLength(final int index)
     {
         return args.length(index);
+    }
+
+    /**
+     * Where the arguments from {@code first} on start, in an array this context reuses (valid until the next call).
+     *
+     * @param first the first argument index.
+     * @return an array whose entry {@code i} is the offset of argument {@code first + i}.
+     */
+    public int[] argOffsetsFrom(final int first)
+    {
+        final int n = args.count() - first;
+        if (argOffsets.length < n)
+        {
+            argOffsets = new int[Math.max(n, 2 * argOffsets.length)];
+        }
+        for (int i = 0; i < n; i++)
+        {
+            argOffsets[i] = args.offset(first + i);
+        }
+        return argOffsets;
+    }
+
+    /**
+     * The lengths of the arguments from {@code first} on, in an array this context reuses (valid until the next
+     * call).
+     *
+     * @param first the first argument index.
+     * @return an array whose entry {@code i} is the length of argument {@code first + i}.
+     */
+    public int[] argLengthsFrom(final int first)
+    {
+        final int n = args.count() - first;
+        if (argLengths.length < n)
+        {
+            argLengths = new int[Math.max(n, 2 * argLengths.length)];
+        }
+        for (int i = 0; i < n; i++)
+        {
+            argLengths[i] = args.length(first + i);
+        }
+        return argLengths;
     }
 
     /**

@@ -9,7 +9,6 @@ import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.DirectBuffer;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import static io.agni.protocol.command.Command.FLAG_DENY_OOM;
@@ -329,16 +328,9 @@ final class StringCommands
 
     private static boolean setAll(final CommandContext context, final SetCondition condition)
     {
-        final RespArgs args = context.args();
-        final int pairs = (args.count() - 1) / 2;
-        final List<byte[]> keys = new ArrayList<>(pairs);
-        final List<byte[]> values = new ArrayList<>(pairs);
-        for (int i = 1; i < args.count(); i += 2)
-        {
-            keys.add(args.copy(i));
-            values.add(args.copy(i + 1));
-        }
-        return context.store().setAll(keys, values, condition);
+        final int pairs = (context.args().count() - 1) / 2;
+        return context.store().setAll(context.argBuffer(), context.argOffsetsFrom(1), context.argLengthsFrom(1), pairs,
+            condition);
     }
 
     // ----------------------------------------------------------------------------------------------------------------

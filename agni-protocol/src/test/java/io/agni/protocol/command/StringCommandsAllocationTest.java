@@ -44,7 +44,8 @@ class StringCommandsAllocationTest
         "SET|k|value|GET", "SET|hit|value|NX", "SET|k|value|KEEPTTL", "SETNX|hit|v", "SETEX|k|100|v",
         "INCR|counter", "DECR|counter", "INCRBY|counter|5", "DECRBY|counter|5", "MGET|hit|missing|hit",
         "GETSET|k|value", "GETEX|hit", "GETEX|hit|EX|100", "GETEX|hit|PERSIST", "STRLEN|hit",
-        "GETRANGE|hit|2|-3", "SETRANGE|hit|4|xyz"})
+        "GETRANGE|hit|2|-3", "SETRANGE|hit|4|xyz", "MSET|a|1|b|2|c|3|d|4|e|5|f|6|g|7|h|8|i|9|j|10",
+        "MSET|a|1|b|2|a|3", "MSETNX|hit|1|missing|2"})
     void commandAllocatesNothingOnceWarm(final String command)
     {
         harness.reply("SET", "hit", "a value of some length, long enough to need a copy");
