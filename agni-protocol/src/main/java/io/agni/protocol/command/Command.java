@@ -50,6 +50,14 @@ public record Command(String name, int arity, int flags, int firstKey, int lastK
 
     /**
      * Validates the components.
+     *
+     * @param name     the name in lower case.
+     * @param arity    Redis's arity.
+     * @param flags    a bit set of the {@code FLAG_} constants.
+     * @param firstKey the index of the first key argument.
+     * @param lastKey  the index of the last key argument.
+     * @param keyStep  the step between key arguments.
+     * @param handler  what executes it.
      */
     public Command
     {
