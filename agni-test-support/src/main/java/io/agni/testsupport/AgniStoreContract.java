@@ -50,8 +50,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (see {@link StoreFixture#canAdvanceTime()}); the others use expiry times hours away from now.</li>
  * <li>A fixture without {@link StoreFixture#canReclaimExpired()} skips the tests that count entries after expiry.</li>
  * <li>A fixture without {@link StoreFixture#maxKeyLength()} skips the length-limit tests.</li>
- * <li>Operations Redis cannot express are isolated in tests named for them, so that a subclass can skip each by
- * overriding it with {@code @Disabled} and a reason: {@code setAllIfPresent*} (Redis has no {@code MSET XX}),
+ * <li>Operations Redis cannot express are isolated in tests named for them, so that a subclass in any package can
+ * skip each by overriding it (every test method is public) with {@code @Disabled} and a reason: {@code setAllIfPresent*} (Redis has no {@code MSET XX}),
  * {@code stats*} (Redis reports statistics per server, not per store, and has no memory accounting of this shape),
  * {@code getAllOfNoKeysReturnsAnEmptyList} ({@code MGET} needs a key).</li>
  * </ul>
@@ -63,7 +63,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void keyLongerThanTheLimitIsRefusedByEveryOperationBeforeAnythingChanges()
+    public void keyLongerThanTheLimitIsRefusedByEveryOperationBeforeAnythingChanges()
     {
         assumeTrue(fixture.maxKeyLength().isPresent(), "the fixture does not state the store's key limit");
         final int limit = fixture.maxKeyLength().getAsInt();
@@ -87,7 +87,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     }
 
     @Test
-    void keyAtTheLimitIsAccepted()
+    public void keyAtTheLimitIsAccepted()
     {
         assumeTrue(fixture.maxKeyLength().isPresent(), "the fixture does not state the store's key limit");
         final byte[] key = patterned(fixture.maxKeyLength().getAsInt(), 8);
@@ -99,7 +99,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     }
 
     @Test
-    void valueLongerThanTheLimitIsRefusedByEveryWriteBeforeAnythingChanges()
+    public void valueLongerThanTheLimitIsRefusedByEveryWriteBeforeAnythingChanges()
     {
         assumeTrue(fixture.maxValueLength().isPresent(), "the fixture does not state the store's value limit");
         final int limit = fixture.maxValueLength().getAsInt();
@@ -132,7 +132,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     }
 
     @Test
-    void valueAtTheLimitIsAccepted()
+    public void valueAtTheLimitIsAccepted()
     {
         assumeTrue(fixture.maxValueLength().isPresent(), "the fixture does not state the store's value limit");
         final byte[] value = patterned(fixture.maxValueLength().getAsInt(), 3);
@@ -143,7 +143,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     }
 
     @Test
-    void appendPastTheValueLimitIsRefusedAndLeavesTheValue()
+    public void appendPastTheValueLimitIsRefusedAndLeavesTheValue()
     {
         assumeTrue(fixture.maxValueLength().isPresent(), "the fixture does not state the store's value limit");
         final int limit = fixture.maxValueLength().getAsInt();
@@ -166,7 +166,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void everyOperationThrowsStoreClosedExceptionAfterClose()
+    public void everyOperationThrowsStoreClosedExceptionAfterClose()
     {
         store.set(bytes("k"), bytes("v"));
         store.close();
@@ -183,7 +183,7 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
     }
 
     @Test
-    void closeIsIdempotent()
+    public void closeIsIdempotent()
     {
         store.set(bytes("k"), bytes("v"));
 

@@ -69,7 +69,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
 
     @ParameterizedTest(name = "{0} key, {1}, {2}, direct={3}")
     @MethodSource("conditionalWriteCases")
-    void conditionalSetWritesOnlyWhenTheConditionHoldsAndAppliesTheExpiryMode(
+    public void conditionalSetWritesOnlyWhenTheConditionHoldsAndAppliesTheExpiryMode(
         final Before before, final SetCondition condition, final ExpiryMode mode, final boolean direct)
     {
         final long oldExpiry = prepare(before);
@@ -93,7 +93,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
 
     @ParameterizedTest(name = "{0} key, {1}, {2}, direct={3}")
     @MethodSource("conditionalWriteCases")
-    void getAndSetReturnsThePreviousValueAndWritesOnlyWhenTheConditionHolds(
+    public void getAndSetReturnsThePreviousValueAndWritesOnlyWhenTheConditionHolds(
         final Before before, final SetCondition condition, final ExpiryMode mode, final boolean direct)
     {
         final long oldExpiry = prepare(before);
@@ -180,7 +180,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void setWithIfAbsentDoesNotOverwrite()
+    public void setWithIfAbsentDoesNotOverwrite()
     {
         store.set(bytes("k"), bytes("first"));
 
@@ -189,7 +189,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithIfPresentDoesNotCreateAKey()
+    public void setWithIfPresentDoesNotCreateAKey()
     {
         assertFalse(store.set(bytes("k"), bytes("v"), SetCondition.IF_PRESENT, ExpiryMode.CLEAR, 0));
 
@@ -198,7 +198,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void plainSetClearsAnExistingExpiry()
+    public void plainSetClearsAnExistingExpiry()
     {
         store.set(bytes("k"), bytes("v1"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -208,7 +208,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithKeepKeepsTheRemainingTimeToLive()
+    public void setWithKeepKeepsTheRemainingTimeToLive()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("v1"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -220,7 +220,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithKeepOnAnExpiredKeyDoesNotInheritTheOldExpiry()
+    public void setWithKeepOnAnExpiredKeyDoesNotInheritTheOldExpiry()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v1"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 100);
@@ -235,7 +235,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithAtInThePastMakesTheKeyInvisibleAtOnce()
+    public void setWithAtInThePastMakesTheKeyInvisibleAtOnce()
     {
         store.set(bytes("k"), bytes("old"));
 
@@ -248,7 +248,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithAtEqualToNowMakesTheKeyInvisibleAtOnce()
+    public void setWithAtEqualToNowMakesTheKeyInvisibleAtOnce()
     {
         requireFakeClock();
 
@@ -259,7 +259,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithAtOneMillisecondAheadIsVisibleUntilThatMillisecond()
+    public void setWithAtOneMillisecondAheadIsVisibleUntilThatMillisecond()
     {
         requireFakeClock();
 
@@ -272,7 +272,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithIfAbsentOverAnExpiredKeyWritesWithoutTheOldExpiry()
+    public void setWithIfAbsentOverAnExpiredKeyWritesWithoutTheOldExpiry()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("old"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -285,7 +285,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithIfPresentIgnoresAKeyThatExpiredByTheClock()
+    public void setWithIfPresentIgnoresAKeyThatExpiredByTheClock()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("old"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -297,7 +297,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void setWithAtThenTheKeyExpiresWhenTheClockReachesIt()
+    public void setWithAtThenTheKeyExpiresWhenTheClockReachesIt()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 500);
@@ -317,7 +317,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void getAndSetOfAbsentKeyReturnsNullAndWrites()
+    public void getAndSetOfAbsentKeyReturnsNullAndWrites()
     {
         assertNull(store.getAndSet(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.CLEAR, 0));
 
@@ -325,7 +325,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndSetIfAbsentOnAPresentKeyReturnsItsValueAndDoesNotWrite()
+    public void getAndSetIfAbsentOnAPresentKeyReturnsItsValueAndDoesNotWrite()
     {
         store.set(bytes("k"), bytes("kept"));
 
@@ -335,7 +335,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndSetIfPresentOnAnAbsentKeyReturnsNullAndDoesNotWrite()
+    public void getAndSetIfPresentOnAnAbsentKeyReturnsNullAndDoesNotWrite()
     {
         assertNull(store.getAndSet(bytes("k"), bytes("v"), SetCondition.IF_PRESENT, ExpiryMode.CLEAR, 0));
 
@@ -343,7 +343,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndSetReturnsAnEmptyPreviousValueAsEmptyNotNull()
+    public void getAndSetReturnsAnEmptyPreviousValueAsEmptyNotNull()
     {
         store.set(bytes("k"), new byte[0]);
 
@@ -351,7 +351,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndSetCopiesThePreviousValueToTheOffset()
+    public void directGetAndSetCopiesThePreviousValueToTheOffset()
     {
         store.set(bytes("k"), bytes("previous"));
         final UnsafeBuffer dst = guardedBuffer(32);
@@ -365,7 +365,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndSetOfAbsentKeyReturnsNotFound()
+    public void directGetAndSetOfAbsentKeyReturnsNotFound()
     {
         final int length = store.getAndSet(bufferWith(bytes("k"), 0), 0, 1, bufferWith(bytes("v"), 0), 0, 1,
             SetCondition.ALWAYS, ExpiryMode.CLEAR, 0, guardedBuffer(4), 0);
@@ -375,7 +375,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndSetIntoTooSmallBufferThrowsIndexOutOfBounds()
+    public void directGetAndSetIntoTooSmallBufferThrowsIndexOutOfBounds()
     {
         store.set(bytes("k"), patterned(32, 1));
 
@@ -389,7 +389,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void getAndDeleteReturnsTheValueAndRemovesTheKey()
+    public void getAndDeleteReturnsTheValueAndRemovesTheKey()
     {
         store.set(bytes("k"), bytes("v"));
         store.set(bytes("other"), bytes("o"));
@@ -403,13 +403,13 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndDeleteOfAbsentKeyReturnsNull()
+    public void getAndDeleteOfAbsentKeyReturnsNull()
     {
         assertNull(store.getAndDelete(bytes("never")));
     }
 
     @Test
-    void getAndDeleteOfExpiredKeyReturnsNull()
+    public void getAndDeleteOfExpiredKeyReturnsNull()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
 
@@ -417,7 +417,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndDeleteOfEmptyValueReturnsEmptyArray()
+    public void getAndDeleteOfEmptyValueReturnsEmptyArray()
     {
         store.set(bytes("k"), new byte[0]);
 
@@ -426,7 +426,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndDeleteCopiesTheValueAndRemovesTheKey()
+    public void directGetAndDeleteCopiesTheValueAndRemovesTheKey()
     {
         store.set(bytes("k"), bytes("value"));
         final UnsafeBuffer dst = guardedBuffer(16);
@@ -439,7 +439,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndDeleteIntoTooSmallBufferThrowsAndKeepsTheKey()
+    public void directGetAndDeleteIntoTooSmallBufferThrowsAndKeepsTheKey()
     {
         store.set(bytes("k"), patterned(40, 2));
 
@@ -450,7 +450,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndDeleteGrowsAnExpandableBuffer()
+    public void directGetAndDeleteGrowsAnExpandableBuffer()
     {
         store.set(bytes("k"), patterned(2000, 5));
         final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(4);
@@ -467,7 +467,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void getAndExpireWithKeepReturnsTheValueAndLeavesTheExpiry()
+    public void getAndExpireWithKeepReturnsTheValueAndLeavesTheExpiry()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -478,7 +478,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndExpireWithClearRemovesTheExpiry()
+    public void getAndExpireWithClearRemovesTheExpiry()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -489,7 +489,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndExpireWithAtSetsTheExpiry()
+    public void getAndExpireWithAtSetsTheExpiry()
     {
         store.set(bytes("k"), bytes("v"));
         final long at = hoursAhead(3);
@@ -501,7 +501,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndExpireWithAtInThePastReturnsTheValueAndTheKeyIsGone()
+    public void getAndExpireWithAtInThePastReturnsTheValueAndTheKeyIsGone()
     {
         store.set(bytes("k"), bytes("v"));
 
@@ -512,7 +512,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndExpireOfAbsentKeyReturnsNullAndCreatesNothing()
+    public void getAndExpireOfAbsentKeyReturnsNullAndCreatesNothing()
     {
         assertNull(store.getAndExpire(bytes("k"), ExpiryMode.AT, hoursAhead(1)));
         assertNull(store.getAndExpire(bytes("k"), ExpiryMode.CLEAR, 0));
@@ -522,7 +522,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void getAndExpireOfExpiredKeyReturnsNull()
+    public void getAndExpireOfExpiredKeyReturnsNull()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
 
@@ -531,7 +531,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndExpireCopiesTheValueAndSetsTheExpiry()
+    public void directGetAndExpireCopiesTheValueAndSetsTheExpiry()
     {
         store.set(bytes("k"), bytes("value"));
         final UnsafeBuffer dst = guardedBuffer(16);
@@ -546,7 +546,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     }
 
     @Test
-    void directGetAndExpireIntoTooSmallBufferThrowsIndexOutOfBounds()
+    public void directGetAndExpireIntoTooSmallBufferThrowsIndexOutOfBounds()
     {
         store.set(bytes("k"), patterned(10, 1));
 

@@ -25,7 +25,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void incrementByOfAbsentKeyStartsFromZero()
+    public void incrementByOfAbsentKeyStartsFromZero()
     {
         assertEquals(5, store.incrementBy(bytes("n"), 5));
 
@@ -34,7 +34,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByOfAbsentKeyWithNegativeDeltaStoresANegativeNumber()
+    public void incrementByOfAbsentKeyWithNegativeDeltaStoresANegativeNumber()
     {
         assertEquals(-3, store.incrementBy(bytes("n"), -3));
 
@@ -42,7 +42,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByAddsToTheStoredIntegerAndStoresDecimalText()
+    public void incrementByAddsToTheStoredIntegerAndStoresDecimalText()
     {
         store.set(bytes("n"), bytes("10"));
 
@@ -56,7 +56,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByZeroLeavesTheValue()
+    public void incrementByZeroLeavesTheValue()
     {
         store.set(bytes("n"), bytes("-42"));
 
@@ -65,7 +65,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByOfAbsentKeyWithZeroDeltaCreatesZero()
+    public void incrementByOfAbsentKeyWithZeroDeltaCreatesZero()
     {
         assertEquals(0, store.incrementBy(bytes("n"), 0));
 
@@ -84,7 +84,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
         "-1, 1, 0",
         "7, -7, 0"
     })
-    void incrementByReachesTheEndsOfTheRange(final String initial, final long delta, final long expected)
+    public void incrementByReachesTheEndsOfTheRange(final String initial, final long delta, final long expected)
     {
         store.set(bytes("n"), bytes(initial));
 
@@ -101,7 +101,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
         "-2, -9223372036854775807",
         "-9223372036854775808, -9223372036854775808"
     })
-    void incrementByPastTheRangeThrowsOverflowAndLeavesTheValue(final String initial, final long delta)
+    public void incrementByPastTheRangeThrowsOverflowAndLeavesTheValue(final String initial, final long delta)
     {
         final long at = hoursAhead(1);
         store.set(bytes("n"), bytes(initial), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -113,7 +113,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByOfAbsentKeyNeverOverflows()
+    public void incrementByOfAbsentKeyNeverOverflows()
     {
         assertEquals(Long.MIN_VALUE, store.incrementBy(bytes("min"), Long.MIN_VALUE));
         assertEquals(Long.MAX_VALUE, store.incrementBy(bytes("max"), Long.MAX_VALUE));
@@ -125,7 +125,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
         "99999999999999999999", "12345678901234567890123", "9223372036854775808", "-9223372036854775809",
         "18446744073709551616", "1\u0000", "\u00001", "1\r\n"
     })
-    void incrementByOfNonIntegerThrowsAndLeavesTheValue(final String value)
+    public void incrementByOfNonIntegerThrowsAndLeavesTheValue(final String value)
     {
         final long at = hoursAhead(1);
         store.set(bytes("n"), bytes(value), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -138,7 +138,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByOfBinaryValueThrowsNotAnInteger()
+    public void incrementByOfBinaryValueThrowsNotAnInteger()
     {
         store.set(bytes("n"), allByteValues());
 
@@ -147,7 +147,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByKeepsTheExpiryTime()
+    public void incrementByKeepsTheExpiryTime()
     {
         final long at = hoursAhead(1);
         store.set(bytes("n"), bytes("1"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -158,7 +158,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void incrementByGrowsAndShrinksTheDecimalText()
+    public void incrementByGrowsAndShrinksTheDecimalText()
     {
         store.set(bytes("n"), bytes("9"));
 
@@ -171,7 +171,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void directIncrementByUsesOnlyTheGivenKeyRange()
+    public void directIncrementByUsesOnlyTheGivenKeyRange()
     {
         final UnsafeBuffer key = bufferWith(bytes("counter"), 5);
 
@@ -183,7 +183,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void directIncrementByOfNonIntegerThrows()
+    public void directIncrementByOfNonIntegerThrows()
     {
         store.set(bytes("n"), bytes("x"));
 
@@ -196,7 +196,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void appendToAbsentKeyCreatesItAndReturnsTheLength()
+    public void appendToAbsentKeyCreatesItAndReturnsTheLength()
     {
         assertEquals(5, store.append(bytes("k"), bytes("hello")));
 
@@ -205,7 +205,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void appendAddsToTheEndAndReturnsTheNewLength()
+    public void appendAddsToTheEndAndReturnsTheNewLength()
     {
         store.set(bytes("k"), bytes("hello"));
 
@@ -216,7 +216,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void appendOfNothingToAbsentKeyCreatesAnEmptyValue()
+    public void appendOfNothingToAbsentKeyCreatesAnEmptyValue()
     {
         assertEquals(0, store.append(bytes("k"), new byte[0]));
 
@@ -224,7 +224,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void appendKeepsTheExpiryTime()
+    public void appendKeepsTheExpiryTime()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("a"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -236,7 +236,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void appendGrowsAValueStepByStep()
+    public void appendGrowsAValueStepByStep()
     {
         final StringBuilder expected = new StringBuilder();
         for (int i = 0; i < 300; i++)
@@ -250,7 +250,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void appendOfBinaryBytesRoundTrips()
+    public void appendOfBinaryBytesRoundTrips()
     {
         store.append(bytes("k"), allByteValues());
         store.append(bytes("k"), bytes("\r\n\0"));
@@ -262,7 +262,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void appendThenIncrementTreatsTheResultAsANumber()
+    public void appendThenIncrementTreatsTheResultAsANumber()
     {
         store.set(bytes("n"), bytes("1"));
         store.append(bytes("n"), bytes("0"));
@@ -271,7 +271,7 @@ public abstract class CounterAndAppendContract extends ExpiryContract
     }
 
     @Test
-    void directAppendUsesOnlyTheGivenRanges()
+    public void directAppendUsesOnlyTheGivenRanges()
     {
         store.set(bytes("k"), bytes("ab"));
 

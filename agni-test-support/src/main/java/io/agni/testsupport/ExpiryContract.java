@@ -27,7 +27,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void ttlAndExpireTimeOfAbsentKeyAreMinusTwo()
+    public void ttlAndExpireTimeOfAbsentKeyAreMinusTwo()
     {
         assertEquals(-2, store.ttlMillis(bytes("k")));
         assertEquals(-2, store.expireTimeMillis(bytes("k")));
@@ -36,7 +36,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void ttlAndExpireTimeOfKeyWithoutExpiryAreMinusOne()
+    public void ttlAndExpireTimeOfKeyWithoutExpiryAreMinusOne()
     {
         store.set(bytes("k"), bytes("v"));
 
@@ -47,7 +47,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void ttlAndExpireTimeOfKeyWithExpiry()
+    public void ttlAndExpireTimeOfKeyWithExpiry()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -60,7 +60,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void ttlCountsDownWithTheClock()
+    public void ttlCountsDownWithTheClock()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 1000);
@@ -76,7 +76,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expiredKeyIsInvisibleToEveryRead()
+    public void expiredKeyIsInvisibleToEveryRead()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -92,7 +92,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expiredKeyIsInvisibleToEveryWrite()
+    public void expiredKeyIsInvisibleToEveryWrite()
     {
         requireFakeClock();
         for (final String key : List.of("del", "getdel", "getex", "expire", "persist", "incr", "append"))
@@ -118,7 +118,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void keyExpiredByAPastTimeIsInvisibleWithoutMovingTheClock()
+    public void keyExpiredByAPastTimeIsInvisibleWithoutMovingTheClock()
     {
         store.set(bytes("k"), bytes("12"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
 
@@ -134,7 +134,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void expireSetsTheExpiryTime()
+    public void expireSetsTheExpiryTime()
     {
         store.set(bytes("k"), bytes("v"));
         final long at = hoursAhead(2);
@@ -146,7 +146,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireReplacesAnExistingExpiryTime()
+    public void expireReplacesAnExistingExpiryTime()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(5));
 
@@ -157,7 +157,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
 
     @ParameterizedTest
     @EnumSource(ExpireCondition.class)
-    void expireOfAbsentKeyReturnsFalseAndCreatesNothing(final ExpireCondition condition)
+    public void expireOfAbsentKeyReturnsFalseAndCreatesNothing(final ExpireCondition condition)
     {
         assertFalse(store.expire(bytes("k"), hoursAhead(1), condition));
         assertFalse(store.expire(bytes("k"), anHourAgo(), condition));
@@ -167,7 +167,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireWithPastTimeDeletesTheKey()
+    public void expireWithPastTimeDeletesTheKey()
     {
         store.set(bytes("k"), bytes("v"));
         store.set(bytes("other"), bytes("o"));
@@ -180,7 +180,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireWithTimeEqualToNowDeletesTheKey()
+    public void expireWithTimeEqualToNowDeletesTheKey()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"));
@@ -191,7 +191,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireWithPastTimeStillHonoursTheCondition()
+    public void expireWithPastTimeStillHonoursTheCondition()
     {
         store.set(bytes("k"), bytes("v"));
 
@@ -203,7 +203,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfNoExpirySetsOnlyAKeyWithoutOne()
+    public void expireIfNoExpirySetsOnlyAKeyWithoutOne()
     {
         store.set(bytes("plain"), bytes("v"));
         final long first = hoursAhead(1);
@@ -217,7 +217,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfHasExpirySetsOnlyAKeyWithOne()
+    public void expireIfHasExpirySetsOnlyAKeyWithOne()
     {
         store.set(bytes("plain"), bytes("v"));
         store.set(bytes("timed"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
@@ -231,7 +231,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfLaterIsNeverTrueForAKeyWithoutExpiry()
+    public void expireIfLaterIsNeverTrueForAKeyWithoutExpiry()
     {
         store.set(bytes("k"), bytes("v"));
 
@@ -242,7 +242,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfLaterSetsOnlyAStrictlyLaterTime()
+    public void expireIfLaterSetsOnlyAStrictlyLaterTime()
     {
         final long at = hoursAhead(2);
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -256,7 +256,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfEarlierIsAlwaysTrueForAKeyWithoutExpiry()
+    public void expireIfEarlierIsAlwaysTrueForAKeyWithoutExpiry()
     {
         store.set(bytes("k"), bytes("v"));
         final long at = hoursAhead(1000);
@@ -267,7 +267,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfEarlierSetsOnlyAStrictlyEarlierTime()
+    public void expireIfEarlierSetsOnlyAStrictlyEarlierTime()
     {
         final long at = hoursAhead(2);
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -281,7 +281,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfEarlierWithPastTimeDeletesTheKey()
+    public void expireIfEarlierWithPastTimeDeletesTheKey()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -291,7 +291,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfHasExpiryAndEarlierIsNeverTrueForAKeyWithoutExpiry()
+    public void expireIfHasExpiryAndEarlierIsNeverTrueForAKeyWithoutExpiry()
     {
         store.set(bytes("k"), bytes("v"));
 
@@ -303,7 +303,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfHasExpiryAndEarlierSetsOnlyAStrictlyEarlierTime()
+    public void expireIfHasExpiryAndEarlierSetsOnlyAStrictlyEarlierTime()
     {
         final long at = hoursAhead(2);
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -317,7 +317,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireIfHasExpiryAndEarlierWithPastTimeDeletesAKeyWithExpiry()
+    public void expireIfHasExpiryAndEarlierWithPastTimeDeletesAKeyWithExpiry()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -327,7 +327,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void directExpireUsesOnlyTheGivenKeyRange()
+    public void directExpireUsesOnlyTheGivenKeyRange()
     {
         store.set(bytes("key"), bytes("v"));
         final long at = hoursAhead(1);
@@ -342,7 +342,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void expireThenTheKeyDisappearsWhenTheClockReachesIt()
+    public void expireThenTheKeyDisappearsWhenTheClockReachesIt()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"));
@@ -359,7 +359,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void persistRemovesTheExpiry()
+    public void persistRemovesTheExpiry()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -371,7 +371,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void persistOfKeyWithoutExpiryReturnsFalse()
+    public void persistOfKeyWithoutExpiryReturnsFalse()
     {
         store.set(bytes("k"), bytes("v"));
 
@@ -380,7 +380,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void persistOfAbsentKeyReturnsFalseAndCreatesNothing()
+    public void persistOfAbsentKeyReturnsFalseAndCreatesNothing()
     {
         assertFalse(store.persist(bytes("k")));
         assertFalse(store.persist(bufferWith(bytes("k"), 1), 1, 1));
@@ -389,7 +389,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void directPersistRemovesTheExpiry()
+    public void directPersistRemovesTheExpiry()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -399,7 +399,7 @@ public abstract class ExpiryContract extends ConditionalWriteContract
     }
 
     @Test
-    void persistedKeyOutlivesItsFormerExpiry()
+    public void persistedKeyOutlivesItsFormerExpiry()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 100);

@@ -30,7 +30,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     private static final String OVERFLOW = "increment would produce NaN or Infinity";
 
     @Test
-    void incrementByFloatOfAbsentKeyStartsFromZero()
+    public void incrementByFloatOfAbsentKeyStartsFromZero()
     {
         assertEquals("10.5", text(store.incrementByFloat(bytes("n"), 10.5)));
 
@@ -39,7 +39,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatAddsDecimalsWithoutBinaryNoise()
+    public void incrementByFloatAddsDecimalsWithoutBinaryNoise()
     {
         assertEquals("0.1", text(store.incrementByFloat(bytes("n"), 0.1)));
         assertEquals("0.3", text(store.incrementByFloat(bytes("n"), 0.2)));
@@ -73,7 +73,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
         "0X1.8p1, 0, 3",
         "0x.8, 0, 0.5"
     })
-    void incrementByFloatStoresTheRoundedSumAsPlainText(final String initial, final double delta, final String expected)
+    public void incrementByFloatStoresTheRoundedSumAsPlainText(final String initial, final double delta, final String expected)
     {
         store.set(bytes("n"), bytes(initial));
 
@@ -82,7 +82,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatWritesTheLargestFiniteResultInFull()
+    public void incrementByFloatWritesTheLargestFiniteResultInFull()
     {
         final String largest = "1.7976931348623157e308";
         store.set(bytes("n"), bytes(largest));
@@ -98,7 +98,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
         "1.2.3", "--1", "+-1", "0x", "0xg", "0x1p", "1e5000", "-1e5000", "1e-5000", "0x1p20000", "1\u0000",
         "\u00001", "1,5", "1_000", "1f", "1d", "1\r\n", "\u00b9", "\t1"
     })
-    void incrementByFloatOfNonNumberThrowsAndLeavesTheValue(final String value)
+    public void incrementByFloatOfNonNumberThrowsAndLeavesTheValue(final String value)
     {
         final long at = hoursAhead(1);
         store.set(bytes("n"), bytes(value), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -114,7 +114,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatReadsNumbersUpToFiveKibibytesLong()
+    public void incrementByFloatReadsNumbersUpToFiveKibibytesLong()
     {
         final String longest = "1." + "0".repeat(5118);
         store.set(bytes("n"), bytes(longest));
@@ -125,7 +125,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatOfBinaryValueThrowsNotAFloat()
+    public void incrementByFloatOfBinaryValueThrowsNotAFloat()
     {
         store.set(bytes("n"), allByteValues());
 
@@ -135,7 +135,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
 
     @ParameterizedTest(name = "delta {0}")
     @ValueSource(doubles = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY})
-    void incrementByFloatWithNonFiniteDeltaThrowsOverflowAndChangesNothing(final double delta)
+    public void incrementByFloatWithNonFiniteDeltaThrowsOverflowAndChangesNothing(final double delta)
     {
         store.set(bytes("n"), bytes("1.5"));
 
@@ -149,7 +149,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatOfNonNumberWithNonFiniteDeltaReportsTheValueFirst()
+    public void incrementByFloatOfNonNumberWithNonFiniteDeltaReportsTheValueFirst()
     {
         store.set(bytes("n"), bytes("abc"));
 
@@ -164,7 +164,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
         "1e400, 0",
         "-1e400, 1"
     })
-    void incrementByFloatPastTheDoubleRangeThrowsOverflowAndLeavesTheValue(final String initial, final double delta)
+    public void incrementByFloatPastTheDoubleRangeThrowsOverflowAndLeavesTheValue(final String initial, final double delta)
     {
         final long at = hoursAhead(1);
         store.set(bytes("n"), bytes(initial), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -178,7 +178,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatKeepsTheExpiryTime()
+    public void incrementByFloatKeepsTheExpiryTime()
     {
         final long at = hoursAhead(1);
         store.set(bytes("n"), bytes("1"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -189,7 +189,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatOfExpiredKeyStartsFromZero()
+    public void incrementByFloatOfExpiredKeyStartsFromZero()
     {
         requireFakeClock();
         store.set(bytes("n"), bytes("100"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -200,7 +200,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void incrementByFloatAndIncrementByShareIntegerValues()
+    public void incrementByFloatAndIncrementByShareIntegerValues()
     {
         store.set(bytes("n"), bytes("5.0e3"));
         store.incrementByFloat(bytes("n"), 200);
@@ -211,7 +211,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void directIncrementByFloatWritesTheTextAtTheOffset()
+    public void directIncrementByFloatWritesTheTextAtTheOffset()
     {
         store.set(bytes("n"), bytes("10.50"));
         final UnsafeBuffer dst = guardedBuffer(16);
@@ -224,7 +224,7 @@ public abstract class FloatIncrementContract extends StringRangeContract
     }
 
     @Test
-    void directIncrementByFloatIntoTooSmallBufferThrowsAndChangesNothing()
+    public void directIncrementByFloatIntoTooSmallBufferThrowsAndChangesNothing()
     {
         store.set(bytes("n"), bytes("10.50"));
 

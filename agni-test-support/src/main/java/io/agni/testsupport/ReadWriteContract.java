@@ -31,14 +31,14 @@ public abstract class ReadWriteContract extends StoreContractSupport
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void getOfAbsentKeyReturnsNull()
+    public void getOfAbsentKeyReturnsNull()
     {
         assertNull(store.get(bytes("missing")));
         assertFalse(store.exists(bytes("missing")));
     }
 
     @Test
-    void setThenGetReturnsTheValue()
+    public void setThenGetReturnsTheValue()
     {
         store.set(bytes("k"), bytes("v1"));
 
@@ -47,7 +47,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setOverwritesWithLongerAndShorterValues()
+    public void setOverwritesWithLongerAndShorterValues()
     {
         store.set(bytes("k"), bytes("short"));
         store.set(bytes("k"), bytes("a much longer value than before, long enough to need more room"));
@@ -59,7 +59,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void storeKeepsNoReferenceToTheCallersArrays()
+    public void storeKeepsNoReferenceToTheCallersArrays()
     {
         final byte[] key = bytes("k");
         final byte[] value = bytes("value");
@@ -76,7 +76,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void emptyValueIsStoredAndDiffersFromAbsent()
+    public void emptyValueIsStoredAndDiffersFromAbsent()
     {
         store.set(bytes("k"), new byte[0]);
 
@@ -88,7 +88,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void emptyKeyIsAValidKey()
+    public void emptyKeyIsAValidKey()
     {
         store.set(new byte[0], bytes("for the empty key"));
 
@@ -100,7 +100,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void keysThatArePrefixesOfEachOtherAreDistinct()
+    public void keysThatArePrefixesOfEachOtherAreDistinct()
     {
         final String[] keys = {"", "a", "ab", "abc", "abcd", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "b"};
         for (final String key : keys)
@@ -115,7 +115,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void binaryKeysAndValuesRoundTrip()
+    public void binaryKeysAndValuesRoundTrip()
     {
         final byte[] allBytes = allByteValues();
         final byte[] crlf = bytes("line\r\nnext\r\n");
@@ -136,7 +136,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void valuesOfManySizesRoundTrip()
+    public void valuesOfManySizesRoundTrip()
     {
         final int[] sizes = {0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 255, 256, 1000, 4095, 4096};
         for (final int size : sizes)
@@ -150,7 +150,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void deleteRemovesAKeyAndSaysWhetherItWasThere()
+    public void deleteRemovesAKeyAndSaysWhetherItWasThere()
     {
         store.set(bytes("k"), bytes("v"));
         store.set(bytes("other"), bytes("stays"));
@@ -165,7 +165,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void keyCanBeSetAgainAfterDelete()
+    public void keyCanBeSetAgainAfterDelete()
     {
         store.set(bytes("k"), bytes("v1"));
         store.delete(bytes("k"));
@@ -176,7 +176,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void nullArgumentsAreRejectedWithNullPointerException()
+    public void nullArgumentsAreRejectedWithNullPointerException()
     {
         assertThrows(NullPointerException.class, () -> store.get(null));
         assertThrows(NullPointerException.class, () -> store.set(null, bytes("v")));
@@ -193,7 +193,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void directGetCopiesTheValueToTheOffsetAndTouchesNothingBefore()
+    public void directGetCopiesTheValueToTheOffsetAndTouchesNothingBefore()
     {
         store.set(bytes("key"), bytes("the value"));
         final UnsafeBuffer key = bufferWith(bytes("key"), 3);
@@ -207,7 +207,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directGetOfAbsentKeyReturnsNotFoundAndLeavesTheBuffer()
+    public void directGetOfAbsentKeyReturnsNotFoundAndLeavesTheBuffer()
     {
         final UnsafeBuffer dst = guardedBuffer(16);
 
@@ -219,7 +219,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directGetOfEmptyValueReturnsZero()
+    public void directGetOfEmptyValueReturnsZero()
     {
         store.set(bytes("k"), new byte[0]);
 
@@ -227,7 +227,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directGetGrowsAnExpandableArrayBuffer()
+    public void directGetGrowsAnExpandableArrayBuffer()
     {
         final byte[] value = patterned(5000, 1);
         store.set(bytes("big"), value);
@@ -242,7 +242,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directGetGrowsAnExpandableDirectByteBuffer()
+    public void directGetGrowsAnExpandableDirectByteBuffer()
     {
         final byte[] value = patterned(3000, 2);
         store.set(bytes("big"), value);
@@ -257,7 +257,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directGetIntoTooSmallBufferThrowsIndexOutOfBounds()
+    public void directGetIntoTooSmallBufferThrowsIndexOutOfBounds()
     {
         store.set(bytes("k"), patterned(16, 3));
         final UnsafeBuffer key = bufferWith(bytes("k"), 0);
@@ -268,7 +268,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directGetIntoBufferWithExactlyEnoughRoomSucceeds()
+    public void directGetIntoBufferWithExactlyEnoughRoomSucceeds()
     {
         store.set(bytes("k"), patterned(16, 4));
         final UnsafeBuffer dst = guardedBuffer(20);
@@ -278,7 +278,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directSetReadsOnlyTheGivenRanges()
+    public void directSetReadsOnlyTheGivenRanges()
     {
         final UnsafeBuffer key = bufferWith(bytes("key"), 5);
         final UnsafeBuffer value = bufferWith(bytes("value"), 7);
@@ -290,7 +290,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directAndByteArrayFormsAddressTheSameEntry()
+    public void directAndByteArrayFormsAddressTheSameEntry()
     {
         store.set(bytes("shared"), bytes("from byte[]"));
         final UnsafeBuffer key = bufferWith(bytes("shared"), 9);
@@ -307,7 +307,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directSetOfEmptyValueStoresAnEmptyValue()
+    public void directSetOfEmptyValueStoresAnEmptyValue()
     {
         store.set(bufferWith(bytes("k"), 1), 1, 1, guardedBuffer(0), 0, 0);
 
@@ -315,7 +315,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directFormsWithEmptyKeyAddressTheEmptyKey()
+    public void directFormsWithEmptyKeyAddressTheEmptyKey()
     {
         store.set(guardedBuffer(4), 2, 0, bufferWith(bytes("v"), 0), 0, 1);
 
@@ -324,7 +324,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void directKeyRangeMatchesByContentNotByBuffer()
+    public void directKeyRangeMatchesByContentNotByBuffer()
     {
         final UnsafeBuffer keys = new UnsafeBuffer(bytes("xxabcabcxx"));
         store.set(keys, 2, 3, bufferWith(bytes("v"), 0), 0, 1);
@@ -340,7 +340,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void getAllReturnsValuesInOrderWithNullForMissingKeys()
+    public void getAllReturnsValuesInOrderWithNullForMissingKeys()
     {
         store.set(bytes("a"), bytes("1"));
         store.set(bytes("c"), bytes("3"));
@@ -351,7 +351,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void getAllWithRepeatedKeysReturnsTheValueForEachOccurrence()
+    public void getAllWithRepeatedKeysReturnsTheValueForEachOccurrence()
     {
         store.set(bytes("a"), bytes("1"));
 
@@ -362,13 +362,13 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void getAllOfNoKeysReturnsAnEmptyList()
+    public void getAllOfNoKeysReturnsAnEmptyList()
     {
         assertEquals(List.of(), store.getAll(List.of()));
     }
 
     @Test
-    void getAllReturnsEmptyValuesAsEmptyArrays()
+    public void getAllReturnsEmptyValuesAsEmptyArrays()
     {
         store.set(bytes("e"), new byte[0]);
 
@@ -383,7 +383,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void setAllWritesEveryKey()
+    public void setAllWritesEveryKey()
     {
         store.set(bytes("b"), bytes("old"));
 
@@ -394,7 +394,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllClearsTheExpiryOfKeysItOverwrites()
+    public void setAllClearsTheExpiryOfKeysItOverwrites()
     {
         store.set(bytes("a"), bytes("old"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
@@ -405,7 +405,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllWithARepeatedKeyKeepsTheLastValue()
+    public void setAllWithARepeatedKeyKeepsTheLastValue()
     {
         assertTrue(store.setAll(keys("a", "b", "a"), keys("first", "2", "last"), SetCondition.ALWAYS));
 
@@ -415,7 +415,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllIfAbsentWritesWhenNoKeyExists()
+    public void setAllIfAbsentWritesWhenNoKeyExists()
     {
         assertTrue(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_ABSENT));
 
@@ -424,7 +424,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllIfAbsentWritesNothingWhenOneKeyExists()
+    public void setAllIfAbsentWritesNothingWhenOneKeyExists()
     {
         store.set(bytes("c"), bytes("existing"));
 
@@ -437,7 +437,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllIfAbsentTreatsAnExpiredKeyAsAbsent()
+    public void setAllIfAbsentTreatsAnExpiredKeyAsAbsent()
     {
         store.set(bytes("a"), bytes("gone"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
 
@@ -448,7 +448,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllIfAbsentWithARepeatedAbsentKeyWritesTheLastValue()
+    public void setAllIfAbsentWithARepeatedAbsentKeyWritesTheLastValue()
     {
         assertTrue(store.setAll(keys("a", "a"), keys("first", "last"), SetCondition.IF_ABSENT));
 
@@ -456,7 +456,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllFromOneBufferWritesEveryPairAndTheLastValueOfARepeatedKey()
+    public void setAllFromOneBufferWritesEveryPairAndTheLastValueOfARepeatedKey()
     {
         store.set(bytes("b"), bytes("old"));
         final String text = "..a.1..b.22.c.333.a.last";
@@ -473,7 +473,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllFromOneBufferRefusesArraysShorterThanThePairs()
+    public void setAllFromOneBufferRefusesArraysShorterThanThePairs()
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes("a1"));
 
@@ -485,7 +485,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllOfALargeBatchThenOfASmallOneWritesBothWhole()
+    public void setAllOfALargeBatchThenOfASmallOneWritesBothWhole()
     {
         final int pairs = 1_500; // more than a store may keep scratch for; 50 keys, each repeated 30 times
         final List<byte[]> keys = new ArrayList<>();
@@ -510,7 +510,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
      * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
      */
     @Test
-    void setAllIfPresentWritesOnlyWhenEveryKeyExists()
+    public void setAllIfPresentWritesOnlyWhenEveryKeyExists()
     {
         store.set(bytes("a"), bytes("old-a"));
 
@@ -528,7 +528,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
      * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
      */
     @Test
-    void setAllIfPresentTreatsAnExpiredKeyAsAbsent()
+    public void setAllIfPresentTreatsAnExpiredKeyAsAbsent()
     {
         store.set(bytes("a"), bytes("old-a"));
         store.set(bytes("b"), bytes("gone"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
@@ -539,7 +539,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllWithListsOfDifferentSizesThrowsAndWritesNothing()
+    public void setAllWithListsOfDifferentSizesThrowsAndWritesNothing()
     {
         assertThrows(IllegalArgumentException.class,
             () -> store.setAll(keys("a", "b"), keys("1"), SetCondition.ALWAYS));
@@ -551,7 +551,7 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     @Test
-    void setAllWithBinaryAndEmptyValuesRoundTrips()
+    public void setAllWithBinaryAndEmptyValuesRoundTrips()
     {
         final List<byte[]> keys = List.of(allByteValues(), new byte[0], bytes("\r\n"));
         final List<byte[]> values = List.of(new byte[0], allByteValues(), new byte[3]);

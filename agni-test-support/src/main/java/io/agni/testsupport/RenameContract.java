@@ -30,7 +30,7 @@ public abstract class RenameContract extends FloatIncrementContract
 
     @ParameterizedTest(name = "replace={0}")
     @ValueSource(booleans = {true, false})
-    void renameMovesTheValueToTheNewKey(final boolean replace)
+    public void renameMovesTheValueToTheNewKey(final boolean replace)
     {
         store.set(bytes("old"), bytes("value"));
 
@@ -43,7 +43,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameMovesTheExpiryTime()
+    public void renameMovesTheExpiryTime()
     {
         final long at = hoursAhead(2);
         store.set(bytes("old"), bytes("value"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -55,7 +55,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameReplacesAnExistingTargetAndItsExpiryTime()
+    public void renameReplacesAnExistingTargetAndItsExpiryTime()
     {
         store.set(bytes("old"), bytes("value"));
         store.set(bytes("new"), bytes("replaced"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
@@ -69,7 +69,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameWithoutReplaceLeavesAnExistingTarget()
+    public void renameWithoutReplaceLeavesAnExistingTarget()
     {
         final long at = hoursAhead(1);
         store.set(bytes("old"), bytes("value"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -85,7 +85,7 @@ public abstract class RenameContract extends FloatIncrementContract
 
     @ParameterizedTest(name = "replace={0}")
     @ValueSource(booleans = {true, false})
-    void renameOfAbsentKeyIsNoSuchKeyAndChangesNothing(final boolean replace)
+    public void renameOfAbsentKeyIsNoSuchKeyAndChangesNothing(final boolean replace)
     {
         store.set(bytes("new"), bytes("kept"));
 
@@ -98,7 +98,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameOfExpiredKeyIsNoSuchKey()
+    public void renameOfExpiredKeyIsNoSuchKey()
     {
         requireFakeClock();
         store.set(bytes("old"), bytes("value"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -110,7 +110,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameWithoutReplaceOntoAnExpiredTargetRenames()
+    public void renameWithoutReplaceOntoAnExpiredTargetRenames()
     {
         requireFakeClock();
         store.set(bytes("old"), bytes("value"));
@@ -124,7 +124,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renamedKeyStillExpiresAtItsTime()
+    public void renamedKeyStillExpiresAtItsTime()
     {
         requireFakeClock();
         store.set(bytes("old"), bytes("value"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 100);
@@ -137,7 +137,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameOfAKeyToItselfLeavesItAsItWas()
+    public void renameOfAKeyToItselfLeavesItAsItWas()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("value"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -153,7 +153,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameMovesEmptyKeysEmptyValuesAndBinaryBytes()
+    public void renameMovesEmptyKeysEmptyValuesAndBinaryBytes()
     {
         store.set(new byte[0], allByteValues());
         store.set(bytes("\0"), new byte[0]);
@@ -167,7 +167,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameMovesALargeValue()
+    public void renameMovesALargeValue()
     {
         final byte[] value = patterned(VALUES_UP_TO, 3);
         store.set(bytes("old"), value);
@@ -180,7 +180,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameOfManyKeysKeepsEveryValue()
+    public void renameOfManyKeysKeepsEveryValue()
     {
         final long at = hoursAhead(1);
         for (int i = 0; i < 200; i++)
@@ -205,7 +205,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void renameBackAndForthEndsWhereItStarted()
+    public void renameBackAndForthEndsWhereItStarted()
     {
         store.set(bytes("a"), bytes("1"));
 
@@ -224,13 +224,13 @@ public abstract class RenameContract extends FloatIncrementContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void randomKeyOfEmptyStoreIsNull()
+    public void randomKeyOfEmptyStoreIsNull()
     {
         assertNull(store.randomKey());
     }
 
     @Test
-    void randomKeyReturnsTheOnlyKey()
+    public void randomKeyReturnsTheOnlyKey()
     {
         store.set(bytes("only"), bytes("v"));
 
@@ -241,7 +241,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void randomKeyReturnsTheEmptyKey()
+    public void randomKeyReturnsTheEmptyKey()
     {
         store.set(new byte[0], bytes("v"));
 
@@ -251,7 +251,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void randomKeyEventuallyReturnsEveryKey()
+    public void randomKeyEventuallyReturnsEveryKey()
     {
         final Set<String> keys = Set.of("a", "b", "c", "d", "e");
         for (final String key : keys)
@@ -271,7 +271,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void randomKeyReturnsOnlyLiveKeys()
+    public void randomKeyReturnsOnlyLiveKeys()
     {
         requireFakeClock();
         for (int i = 0; i < 100; i++)
@@ -290,7 +290,7 @@ public abstract class RenameContract extends FloatIncrementContract
     }
 
     @Test
-    void randomKeyWhenEveryKeyHasExpiredIsNull()
+    public void randomKeyWhenEveryKeyHasExpiredIsNull()
     {
         requireFakeClock();
         for (int i = 0; i < 500; i++)

@@ -49,14 +49,14 @@ public abstract class ScanAndStatsContract extends RenameContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void scanOfEmptyStoreCompletesWithNoKeys()
+    public void scanOfEmptyStoreCompletesWithNoKeys()
     {
         assertEquals(Set.of(), scanAll(null, 10));
     }
 
     @ParameterizedTest(name = "count={0}")
     @ValueSource(ints = {1, 10, 1000})
-    void scanReturnsEveryKeyWhateverTheCount(final int count)
+    public void scanReturnsEveryKeyWhateverTheCount(final int count)
     {
         final Set<ByteArrayKey> expected = new HashSet<>();
         for (int i = 0; i < 300; i++)
@@ -96,7 +96,7 @@ public abstract class ScanAndStatsContract extends RenameContract
 
     @ParameterizedTest(name = "pattern \"{0}\"")
     @MethodSource("patterns")
-    void scanWithPatternReturnsExactlyTheMatchingKeys(final String pattern, final List<String> expected)
+    public void scanWithPatternReturnsExactlyTheMatchingKeys(final String pattern, final List<String> expected)
     {
         for (final String key : PATTERN_KEYS)
         {
@@ -116,7 +116,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void scanSkipsExpiredKeys()
+    public void scanSkipsExpiredKeys()
     {
         store.set(bytes("live"), bytes("v"));
         store.set(bytes("dead"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
@@ -126,13 +126,13 @@ public abstract class ScanAndStatsContract extends RenameContract
 
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
-    void scanRejectsACountBelowOne(final int count)
+    public void scanRejectsACountBelowOne(final int count)
     {
         assertThrows(IllegalArgumentException.class, () -> store.scan(0, null, count));
     }
 
     @Test
-    void scanWhileTheStoreGrowsReturnsEveryKeyPresentThroughout()
+    public void scanWhileTheStoreGrowsReturnsEveryKeyPresentThroughout()
     {
         final Set<ByteArrayKey> present = new HashSet<>();
         for (int i = 0; i < 100; i++)
@@ -178,7 +178,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void scanWhileOtherKeysAreDeletedReturnsTheKeysThatStay()
+    public void scanWhileOtherKeysAreDeletedReturnsTheKeysThatStay()
     {
         final Set<ByteArrayKey> staying = new HashSet<>();
         for (int i = 0; i < 200; i++)
@@ -214,7 +214,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void scanResultsBelongToTheCaller()
+    public void scanResultsBelongToTheCaller()
     {
         store.set(bytes("k"), bytes("v"));
         final ScanResult first = store.scan(0, null, 1000);
@@ -261,7 +261,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void sizeCountsEntries()
+    public void sizeCountsEntries()
     {
         assertEquals(0, store.size());
         store.set(bytes("a"), bytes("1"));
@@ -279,7 +279,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void sizeCountsOnlyLiveEntriesOnceExpiredOnesAreReclaimed()
+    public void sizeCountsOnlyLiveEntriesOnceExpiredOnesAreReclaimed()
     {
         requireFakeClock();
         assumeTrue(fixture.canReclaimExpired(), "needs a way to reclaim expired entries now");
@@ -299,7 +299,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void clearRemovesEveryEntry()
+    public void clearRemovesEveryEntry()
     {
         for (int i = 0; i < 50; i++)
         {
@@ -316,7 +316,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void storeWorksAsNewAfterClear()
+    public void storeWorksAsNewAfterClear()
     {
         store.set(bytes("k"), bytes("old"));
         store.clear();
@@ -334,7 +334,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void statsCountHitsAndMissesOfReads()
+    public void statsCountHitsAndMissesOfReads()
     {
         store.set(bytes("a"), bytes("1"));
         final StoreStats before = store.stats();
@@ -353,7 +353,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void statsCountAReadOfAnExpiredKeyAsAMiss()
+    public void statsCountAReadOfAnExpiredKeyAsAMiss()
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
         final StoreStats before = store.stats();
@@ -366,7 +366,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void statsCountEntriesAndEntriesWithExpiry()
+    public void statsCountEntriesAndEntriesWithExpiry()
     {
         store.set(bytes("p1"), bytes("v"));
         store.set(bytes("p2"), bytes("v"));
@@ -406,7 +406,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void statsCountEachExpiredEntryOnceWhenReclaimed()
+    public void statsCountEachExpiredEntryOnceWhenReclaimed()
     {
         requireFakeClock();
         assumeTrue(fixture.canReclaimExpired(), "needs a way to reclaim expired entries now");
@@ -431,7 +431,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void statsReportMemoryWithinTheBudget()
+    public void statsReportMemoryWithinTheBudget()
     {
         final StoreStats empty = store.stats();
         assertTrue(empty.offHeapBytes() <= empty.budgetBytes(), "empty: " + empty);
@@ -455,7 +455,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void statsLiveEntryBytesFollowValueSizes()
+    public void statsLiveEntryBytesFollowValueSizes()
     {
         store.set(bytes("k"), patterned(10, 1));
         final long small = store.stats().liveEntryBytes();
@@ -470,7 +470,7 @@ public abstract class ScanAndStatsContract extends RenameContract
     }
 
     @Test
-    void directSetWithKeyAndValueInTheSameBytesWorks()
+    public void directSetWithKeyAndValueInTheSameBytesWorks()
     {
         final UnsafeBuffer key = bufferWith(bytes("k"), 0);
         store.set(key, 0, 1, key, 0, 1);

@@ -33,14 +33,14 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void valueLengthOfAbsentKeyIsNotFound()
+    public void valueLengthOfAbsentKeyIsNotFound()
     {
         assertEquals(AgniStore.NOT_FOUND, store.valueLength(bytes("k")));
         assertEquals(AgniStore.NOT_FOUND, store.valueLength(bufferWith(bytes("k"), 2), 2, 1));
     }
 
     @Test
-    void valueLengthCountsTheBytesOfTheValue()
+    public void valueLengthCountsTheBytesOfTheValue()
     {
         store.set(bytes("k"), bytes(HELLO));
         store.set(bytes("bin"), allByteValues());
@@ -53,7 +53,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void valueLengthOfALargeValue()
+    public void valueLengthOfALargeValue()
     {
         store.set(bytes("k"), patterned(VALUES_UP_TO, 5));
 
@@ -61,7 +61,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void valueLengthOfExpiredKeyIsNotFound()
+    public void valueLengthOfExpiredKeyIsNotFound()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -71,7 +71,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void directValueLengthUsesOnlyTheGivenKeyRange()
+    public void directValueLengthUsesOnlyTheGivenKeyRange()
     {
         store.set(bytes("key"), bytes("abc"));
         store.set(bytes("ke"), bytes("abcdef"));
@@ -110,7 +110,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
         "9223372036854775807, 9223372036854775807, ''",
         "-9223372036854775808, -9223372036854775808, H"
     })
-    void getRangeFollowsRedisIndexRules(final long start, final long end, final String expected)
+    public void getRangeFollowsRedisIndexRules(final long start, final long end, final String expected)
     {
         store.set(bytes("k"), bytes(HELLO));
 
@@ -124,7 +124,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void getRangeOfAbsentKeyIsEmpty()
+    public void getRangeOfAbsentKeyIsEmpty()
     {
         assertArrayEquals(new byte[0], store.getRange(bytes("k"), 0, -1));
         final UnsafeBuffer dst = guardedBuffer(8);
@@ -134,7 +134,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void getRangeOfEmptyValueIsEmpty()
+    public void getRangeOfEmptyValueIsEmpty()
     {
         store.set(bytes("k"), new byte[0]);
 
@@ -144,7 +144,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void getRangeOfExpiredKeyIsEmpty()
+    public void getRangeOfExpiredKeyIsEmpty()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("value"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -154,7 +154,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void getRangeCopiesTheRangeOfALargeValue()
+    public void getRangeCopiesTheRangeOfALargeValue()
     {
         final byte[] value = patterned(VALUES_UP_TO, 11);
         store.set(bytes("k"), value);
@@ -166,7 +166,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void getRangeOfBinaryValue()
+    public void getRangeOfBinaryValue()
     {
         store.set(bytes("k"), allByteValues());
 
@@ -175,7 +175,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void directGetRangeGrowsAnExpandableBuffer()
+    public void directGetRangeGrowsAnExpandableBuffer()
     {
         final byte[] value = patterned(3000, 2);
         store.set(bytes("k"), value);
@@ -189,7 +189,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void directGetRangeIntoTooSmallBufferThrowsIndexOutOfBounds()
+    public void directGetRangeIntoTooSmallBufferThrowsIndexOutOfBounds()
     {
         store.set(bytes("k"), bytes(HELLO));
 
@@ -205,7 +205,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     // ------------------------------------------------------------------------------------------------------------
 
     @Test
-    void setRangeOverwritesInsideTheValueAndKeepsItsLength()
+    public void setRangeOverwritesInsideTheValueAndKeepsItsLength()
     {
         store.set(bytes("k"), bytes(HELLO));
 
@@ -215,7 +215,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeExtendsTheValuePastItsEnd()
+    public void setRangeExtendsTheValuePastItsEnd()
     {
         store.set(bytes("k"), bytes("Hello"));
 
@@ -225,7 +225,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangePadsAShorterValueWithZeros()
+    public void setRangePadsAShorterValueWithZeros()
     {
         store.set(bytes("k"), bytes("ab"));
 
@@ -235,7 +235,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangePadsAnAbsentKeyWithZeros()
+    public void setRangePadsAnAbsentKeyWithZeros()
     {
         assertEquals(8, store.setRange(bytes("k"), 5, bytes("abc")));
 
@@ -244,7 +244,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeAtOffsetZeroOfAbsentKeyStoresTheBytes()
+    public void setRangeAtOffsetZeroOfAbsentKeyStoresTheBytes()
     {
         assertEquals(256, store.setRange(bytes("k"), 0, allByteValues()));
 
@@ -252,7 +252,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeOfEmptyValueOnAbsentKeyCreatesNothing()
+    public void setRangeOfEmptyValueOnAbsentKeyCreatesNothing()
     {
         assertEquals(0, store.setRange(bytes("k"), 0, new byte[0]));
         assertEquals(0, store.setRange(bytes("k"), 100, new byte[0]));
@@ -262,7 +262,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeOfEmptyValueOnExistingKeyReturnsItsLengthAndChangesNothing()
+    public void setRangeOfEmptyValueOnExistingKeyReturnsItsLengthAndChangesNothing()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("abc"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -275,7 +275,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeOfEmptyValueIsNotHeldAgainstTheValueLimit()
+    public void setRangeOfEmptyValueIsNotHeldAgainstTheValueLimit()
     {
         store.set(bytes("k"), bytes("abc"));
 
@@ -284,7 +284,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeKeepsTheExpiryTimeInPlaceAndWhenTheValueGrows()
+    public void setRangeKeepsTheExpiryTimeInPlaceAndWhenTheValueGrows()
     {
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("abcdef"), SetCondition.ALWAYS, ExpiryMode.AT, at);
@@ -298,7 +298,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeOfExpiredKeyStartsFromAnEmptyValue()
+    public void setRangeOfExpiredKeyStartsFromAnEmptyValue()
     {
         requireFakeClock();
         store.set(bytes("k"), bytes("abcdef"), SetCondition.ALWAYS, ExpiryMode.AT, now() + 10);
@@ -311,7 +311,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeWithNegativeOffsetIsAnIllegalArgumentAndChangesNothing()
+    public void setRangeWithNegativeOffsetIsAnIllegalArgumentAndChangesNothing()
     {
         store.set(bytes("k"), bytes("abc"));
 
@@ -325,7 +325,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangePastTheValueLimitIsRefusedBeforeAnythingChanges()
+    public void setRangePastTheValueLimitIsRefusedBeforeAnythingChanges()
     {
         assumeTrue(fixture.maxValueLength().isPresent(), "the fixture does not state the store's value limit");
         final int limit = fixture.maxValueLength().getAsInt();
@@ -345,7 +345,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeThenGetRangeReadsBackTheWrittenBytes()
+    public void setRangeThenGetRangeReadsBackTheWrittenBytes()
     {
         store.setRange(bytes("k"), 100, bytes("needle"));
 
@@ -355,7 +355,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void setRangeAgreesWithAnArrayModelOverManyWrites()
+    public void setRangeAgreesWithAnArrayModelOverManyWrites()
     {
         final SplittableRandom random = new SplittableRandom(7);
         byte[] expected = new byte[0];
@@ -376,7 +376,7 @@ public abstract class StringRangeContract extends CounterAndAppendContract
     }
 
     @Test
-    void directSetRangeUsesOnlyTheGivenRanges()
+    public void directSetRangeUsesOnlyTheGivenRanges()
     {
         store.set(bytes("k"), bytes("abcdef"));
 
