@@ -21,6 +21,9 @@ import java.nio.ByteBuffer;
  *     returned at once and the buffer is re-pointed at an empty array, so any later access throws
  *     {@link IndexOutOfBoundsException} instead of touching freed memory.</li>
  * </ul>
+ * <p>
+ * {@link #allocate(int)} refuses, as the budget does, a buffer that would take the JVM's direct memory past its
+ * limit ({@link DirectMemory}), so the JDK's collect-and-sleep path is never entered under a shard's lock.
  *
  * <h2>Concurrency</h2>
  * Any thread; callers hold the lock of the structure that owns the buffer.
@@ -30,6 +33,7 @@ public final class OffHeapMemory
     private static final byte[] EMPTY = new byte[0];
 
     private final MemoryBudget budget;
+    private final long directLimit;
 
     /**
      * Memory accounted against a budget.
@@ -38,11 +42,23 @@ public final class OffHeapMemory
      */
     public OffHeapMemory(final MemoryBudget budget)
     {
-        this.budget = budget;
+        this(budget, DirectMemory.limit());
     }
 
     /**
-     * Allocates zeroed off-heap memory if the budget allows.
+     * Memory with a stated direct-memory limit, for tests.
+     *
+     * @param budget      the budget.
+     * @param directLimit the most direct-buffer bytes the JVM may hold for an allocation to go ahead.
+     */
+    OffHeapMemory(final MemoryBudget budget, final long directLimit)
+    {
+        this.budget = budget;
+        this.directLimit = directLimit;
+    }
+
+    /**
+     * Allocates zeroed off-heap memory if the budget and the JVM's direct-memory limit allow.
      *
      * @param capacity bytes wanted.
      * @return the buffer, or {@code null} if the budget or the JVM's direct-memory limit refuses.
@@ -51,6 +67,13 @@ public final class OffHeapMemory
     {
         if (!budget.tryReserve(capacity))
         {
+            return null;
+        }
+        // the JDK's own test before it falls back to collecting and sleeping; racy only against direct buffers that
+        // other code allocates at this moment, since this store's own stay within its budget
+        if (capacity > directLimit - DirectMemory.totalCapacity())
+        {
+            budget.release(capacity);
             return null;
         }
         final ByteBuffer memory;
