@@ -1,6 +1,7 @@
 package io.agni.store;
 
 import io.agni.store.memory.DirectMemory;
+import io.agni.store.memory.OffHeapMemory;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 
@@ -88,8 +89,8 @@ public final class OffHeapStoreBuilder
     }
 
     /**
-     * The memory budget: the most off-heap bytes the store may hold, index tables and entry segments together.
-     * Writes that would go past it are refused with
+     * The memory budget: the most off-heap bytes the store may hold, index tables and entry segments together,
+     * including replaced ones not freed yet. Writes that would go past it are refused with
      * {@link io.agni.api.CapacityExceededException}. It must fit the JVM's direct-memory limit
      * ({@code -XX:MaxDirectMemorySize}, by default the maximum heap size), or {@link #build()} refuses it.
      *
@@ -189,7 +190,7 @@ public final class OffHeapStoreBuilder
             throw new IllegalArgumentException("maxMemory too small for " + shards + " shards: maxMemory=" +
                 maxMemoryBytes + ", minimum=" + minBudget + " (" + MIN_BUDGET_PER_SHARD + " per shard)");
         }
-        if (maxMemoryBytes > DirectMemory.limit())
+        if (maxMemoryBytes > DirectMemory.limit() - OffHeapMemory.DIRECT_BYTES_BEYOND_BUDGET)
         {
             throw new IllegalArgumentException("maxMemory exceeds the JVM's direct memory limit: maxMemory=" +
                 maxMemoryBytes + ", maxDirectMemory=" + DirectMemory.limit() +
