@@ -15,7 +15,7 @@ import java.util.List;
  * (docs/architecture.md, "Memory, the budget and reclamation"):
  * <ul>
  *     <li>{@link #retire(UnsafeBuffer)}: the store stops using a buffer while it is open (an index that grew, a
- *     segment no longer needed). The buffer waits in a limbo ({@link RetiredBuffers}) until every reader that was
+ *     segment no longer needed). The buffer waits in a limbo ({@code RetiredBuffers}) until every reader that was
  *     in flight when it was retired has left its operation, and is then freed by agni, not by the garbage
  *     collector. Its bytes stay in the budget until then, so the store's direct buffers, in use or waiting, never
  *     exceed the budget: {@link #DIRECT_BYTES_BEYOND_BUDGET}.</li>

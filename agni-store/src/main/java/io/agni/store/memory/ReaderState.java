@@ -13,7 +13,7 @@ import java.lang.invoke.VarHandle;
  * Only the owning thread writes. {@link #markEntered()} is a volatile store, which the store's gate follows with a
  * volatile read (of its closed flag): together a full fence, so no load of the operation can be satisfied before
  * the mark is visible to a thread that fences and then reads it (the Dekker pattern of {@code OperationGate} and
- * {@link RetiredBuffers}). {@link #markExited()} publishes with release stores: first the count of quiescent
+ * {@code RetiredBuffers}). {@link #markExited()} publishes with release stores: first the count of quiescent
  * points, when the thread leaves its outermost operation, then the in-flight depth. A thread that reads either with
  * acquire and sees the new value therefore sees every access of the operations that ended before it.
  */
