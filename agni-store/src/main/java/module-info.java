@@ -4,6 +4,7 @@
 module io.agni.store
 {
     requires transitive io.agni.api;
+    requires java.management;
     requires org.agrona;
     requires org.slf4j;
 

@@ -1,6 +1,7 @@
 package io.agni.store;
 
 import io.agni.api.StoreClosedException;
+import io.agni.store.memory.OffHeapMemory;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
 import org.slf4j.Logger;
@@ -16,7 +17,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <h2>Concurrency</h2>
  * The thread enters the store's {@link OperationGate} for each tick like any operation, so {@code close()} waits
- * for a tick in progress; it leaves when it finds the gate closed. {@link #stop()} is for the closing thread.
+ * for a tick in progress; it leaves when it finds the gate closed. After each tick, outside the gate, it frees the
+ * retired buffers no reader can reach any more ({@link OffHeapMemory#reclaim()}), so that memory retired just
+ * before a store goes idle does not wait for its next write. {@link #stop()} is for the closing thread.
  *
  * <h2>Failures</h2>
  * A {@link RuntimeException} from one shard's sweep (a bug, or a clock that throws) ends that shard's part of the
@@ -46,6 +49,7 @@ final class ExpirySweeper
 
     private final Shard[] shards;
     private final OperationGate gate;
+    private final OffHeapMemory memory;
     private final long intervalNanos;
     private final String name;
     private final Thread thread;
@@ -58,13 +62,17 @@ final class ExpirySweeper
      *
      * @param shards     the store's shards.
      * @param gate       the store's gate.
+     * @param memory     the store's memory, whose retired buffers each tick frees.
      * @param intervalMs milliseconds between ticks, at least 1.
      * @param name       the store's name, for the thread name and the log.
      */
-    ExpirySweeper(final Shard[] shards, final OperationGate gate, final long intervalMs, final String name)
+    ExpirySweeper(
+        final Shard[] shards, final OperationGate gate, final OffHeapMemory memory, final long intervalMs,
+        final String name)
     {
         this.shards = shards;
         this.gate = gate;
+        this.memory = memory;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMs);
         this.name = name;
         this.thread = new Thread(this::run, name + " expiry sweep");
@@ -114,6 +122,7 @@ final class ExpirySweeper
             {
                 gate.exit(c);
             }
+            memory.reclaim();
         }
     }
 

@@ -70,6 +70,7 @@ public final class OffHeapStore implements AgniStore
     private final int shardMask;
     private final long seed;
     private final MemoryBudget budget;
+    private final OffHeapMemory memory;
     private final EpochClock clock;
     private final int maxKeyLength;
     private final int maxValueLength;
@@ -92,7 +93,7 @@ public final class OffHeapStore implements AgniStore
         this.maxValueLength = config.maxValueLength();
         this.seed = new SecureRandom().nextLong();
         this.gate = new OperationGate(name);
-        final OffHeapMemory memory = new OffHeapMemory(budget);
+        this.memory = new OffHeapMemory(budget, gate.contexts());
         this.shards = new Shard[config.shards()];
         this.shardMask = config.shards() - 1;
         try
@@ -115,7 +116,7 @@ public final class OffHeapStore implements AgniStore
         }
         if (config.expirySweepIntervalMs() > 0)
         {
-            sweeper = new ExpirySweeper(shards, gate, config.expirySweepIntervalMs(), name);
+            sweeper = new ExpirySweeper(shards, gate, memory, config.expirySweepIntervalMs(), name);
         }
         else
         {
@@ -1021,6 +1022,7 @@ public final class OffHeapStore implements AgniStore
         {
             gate.exit(c);
         }
+        memory.reclaim();
     }
 
     @Override
@@ -1029,6 +1031,7 @@ public final class OffHeapStore implements AgniStore
         final ThreadContext c = gate.enter();
         try
         {
+            memory.reclaim();
             long entries = 0;
             long expiring = 0;
             long expired = 0;
@@ -1092,16 +1095,7 @@ public final class OffHeapStore implements AgniStore
                 s.verifyIntegrity(c.entry, c);
                 held += s.heldBytes();
             }
-            if (held != budget.reserved())
-            {
-                throw new IllegalStateException(
-                    "integrity: shards hold " + held + " bytes, budget accounts " + budget.reserved());
-            }
-            if (budget.reserved() > budget.limit())
-            {
-                throw new IllegalStateException(
-                    "integrity: held " + budget.reserved() + " bytes over the budget of " + budget.limit());
-            }
+            memory.verifyAccounting(held);
         }
         finally
         {
@@ -1154,6 +1148,7 @@ public final class OffHeapStore implements AgniStore
         {
             s.free();
         }
+        memory.freeRetired();
         LOG.debug("{} closed", name);
     }
 

@@ -1,5 +1,7 @@
 package io.agni.store;
 
+import io.agni.store.memory.DirectMemory;
+import io.agni.store.memory.OffHeapMemory;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 
@@ -64,15 +66,14 @@ public final class OffHeapStoreBuilder
     }
 
     /**
-     * The default memory budget: the JVM's maximum heap size, which is also the JVM's default limit on direct
-     * memory ({@code -XX:MaxDirectMemorySize}), so that a default store can use all the off-heap memory the JVM
-     * allows it.
+     * The default memory budget: the JVM's limit on direct memory ({@code -XX:MaxDirectMemorySize}, by default the
+     * maximum heap size), so that a default store can use all the off-heap memory the JVM allows it.
      *
      * @return the default budget in bytes.
      */
     public static long defaultMaxMemory()
     {
-        return Runtime.getRuntime().maxMemory();
+        return DirectMemory.limit();
     }
 
     /**
@@ -88,8 +89,10 @@ public final class OffHeapStoreBuilder
     }
 
     /**
-     * The memory budget: the most off-heap bytes the store may hold, index tables and entry segments together.
-     * Writes that would go past it are refused with {@link io.agni.api.CapacityExceededException}.
+     * The memory budget: the most off-heap bytes the store may hold, index tables and entry segments together,
+     * including replaced ones not freed yet. Writes that would go past it are refused with
+     * {@link io.agni.api.CapacityExceededException}. It must fit the JVM's direct-memory limit
+     * ({@code -XX:MaxDirectMemorySize}, by default the maximum heap size), or {@link #build()} refuses it.
      *
      * @param bytes the budget in bytes.
      * @return this builder.
@@ -170,7 +173,8 @@ public final class OffHeapStoreBuilder
      * Validates the settings and opens a store.
      *
      * @return the open store; the caller must {@link OffHeapStore#close()} it.
-     * @throws IllegalArgumentException if a setting is out of range or settings conflict; the message says which.
+     * @throws IllegalArgumentException if a setting is out of range or settings conflict, or the budget does not
+     *                                  fit the JVM's direct-memory limit; the message says which.
      * @throws IllegalStateException    if the JVM lacks the flag Agrona needs; the message names it.
      */
     public OffHeapStore build()
@@ -185,6 +189,12 @@ public final class OffHeapStoreBuilder
         {
             throw new IllegalArgumentException("maxMemory too small for " + shards + " shards: maxMemory=" +
                 maxMemoryBytes + ", minimum=" + minBudget + " (" + MIN_BUDGET_PER_SHARD + " per shard)");
+        }
+        if (maxMemoryBytes > DirectMemory.limit() - OffHeapMemory.DIRECT_BYTES_BEYOND_BUDGET)
+        {
+            throw new IllegalArgumentException("maxMemory exceeds the JVM's direct memory limit: maxMemory=" +
+                maxMemoryBytes + ", maxDirectMemory=" + DirectMemory.limit() +
+                " (raise -XX:MaxDirectMemorySize or lower maxMemory)");
         }
         if (maxKeyLength < 1)
         {

@@ -3,41 +3,31 @@ package io.agni.store;
 import io.agni.api.StoreClosedException;
 import io.agni.store.shard.ThreadContext;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Lets {@code close()} wait for every operation in flight before memory is freed, without a shared counter on the
- * hot path (docs/architecture.md, "Close").
+ * Lets {@code close()} wait for every operation in flight before memory is freed, and lets retired memory be freed
+ * once no reader can be inside it, without a shared counter on the hot path (docs/architecture.md, "Close" and
+ * "Reclamation").
  *
  * <h2>Concurrency</h2>
  * Each thread has its own {@link ThreadContext}. An operation marks itself in flight with a volatile store to its
- * own context's {@code inFlight} and only then reads {@link #closed} (volatile); {@link #close()} writes
- * {@code closed} (volatile) and only then reads every context's {@code inFlight}. Volatile accesses are
- * sequentially consistent, so either the operation sees {@code closed} and backs out, or the closer sees it in
- * flight and waits: the Dekker pattern, one fence per operation on a line no other thread writes. Leaving uses a
- * release store, which pairs with the closer's volatile read.
+ * own context's in-flight depth ({@link ThreadContext#markEntered()}) and only then reads {@link #closed}
+ * (volatile); {@link #close()} writes {@code closed} (volatile) and only then reads every context's depth. Volatile
+ * accesses are sequentially consistent, so either the operation sees {@code closed} and backs out, or the closer
+ * sees it in flight and waits: the Dekker pattern, one fence per operation on a line no other thread writes.
+ * Leaving ({@link ThreadContext#markExited()}) uses release stores, which pair with the closer's volatile read.
+ * <p>
+ * The same store-then-load order makes the contexts the readers of {@code OffHeapMemory}'s limbo: a writer that
+ * retires a buffer fences and reads every context, and a context that was in flight then keeps the buffer until it
+ * counts a quiescent point (leaves its outermost operation). Leaving the outermost operation costs one more release
+ * store, on the same line; nested operations (depth above 1) only move the depth.
  */
 final class OperationGate
 {
-    private static final VarHandle IN_FLIGHT;
-
-    static
-    {
-        try
-        {
-            IN_FLIGHT = MethodHandles.lookup().findVarHandle(ThreadContext.class, "inFlight", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
     private final String name;
     private final ThreadLocal<ThreadContext> local = ThreadLocal.withInitial(this::register);
     private final List<ThreadContext> contexts = new CopyOnWriteArrayList<>();
@@ -60,10 +50,12 @@ final class OperationGate
     ThreadContext enter()
     {
         final ThreadContext c = local.get();
-        IN_FLIGHT.setVolatile(c, c.inFlight + 1);
+        c.markEntered();
+        // volatile read after the volatile store: no load of the operation comes before the mark is visible, which
+        // both close() and the reclamation of retired buffers rely on
         if (closed)
         {
-            IN_FLIGHT.setRelease(c, c.inFlight - 1);
+            c.markExited();
             throw new StoreClosedException(name + " is closed");
         }
         return c;
@@ -76,7 +68,17 @@ final class OperationGate
      */
     void exit(final ThreadContext c)
     {
-        IN_FLIGHT.setRelease(c, c.inFlight - 1);
+        c.markExited();
+    }
+
+    /**
+     * The contexts of every thread that has used the store: a live view for reclamation to read. Any thread.
+     *
+     * @return the contexts (do not modify).
+     */
+    List<ThreadContext> contexts()
+    {
+        return contexts;
     }
 
     /**
@@ -105,7 +107,7 @@ final class OperationGate
         for (final ThreadContext c : contexts)
         {
             long parkNanos = 1_000;
-            while ((int)IN_FLIGHT.getVolatile(c) != 0)
+            while (c.inFlight() != 0)
             {
                 LockSupport.parkNanos(parkNanos);
                 parkNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(1), parkNanos * 2);
@@ -150,7 +152,7 @@ final class OperationGate
         {
             for (final ThreadContext c : contexts)
             {
-                if (!c.owner.isAlive() && c.inFlight == 0)
+                if (!c.owner.isAlive() && c.inFlight() == 0)
                 {
                     endedHits += c.hits;
                     endedMisses += c.misses;

@@ -1,15 +1,18 @@
 package io.agni.store;
 
+import io.agni.store.memory.DirectMemory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The builder refuses bad settings with a message that says what conflicted, and applies the good ones.
@@ -45,6 +48,33 @@ class OffHeapStoreBuilderTest
             assertEquals(32 * 1024, store.stats().budgetBytes());
             assertTrue(store.stats().offHeapBytes() <= 32 * 1024);
         }
+    }
+
+    @Test
+    void budgetMustFitTheJvmsDirectMemoryLimit()
+    {
+        final long limit = DirectMemory.limit();
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> OffHeapStore.builder().shards(1).maxMemory(limit + 1).build());
+
+        assertEquals("maxMemory exceeds the JVM's direct memory limit: maxMemory=" + (limit + 1) +
+            ", maxDirectMemory=" + limit + " (raise -XX:MaxDirectMemorySize or lower maxMemory)", ex.getMessage());
+        try (OffHeapStore store = OffHeapStore.builder().shards(1).maxMemory(limit)
+            .expirySweepInterval(0, TimeUnit.SECONDS).build())
+        {
+            assertEquals(limit, store.stats().budgetBytes(), "a budget of exactly the limit is accepted");
+        }
+    }
+
+    @Test
+    void theDirectMemoryLimitIsTheJvmFlag()
+    {
+        assumeTrue(ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:MaxDirectMemorySize=4g"),
+            "agni-store's test runs set -XX:MaxDirectMemorySize=4g");
+
+        assertEquals(4L << 30, DirectMemory.limit());
+        assertEquals(4L << 30, OffHeapStoreBuilder.defaultMaxMemory());
     }
 
     @Test

@@ -238,8 +238,8 @@ final class LauncherOptions
                 AgniServerBuilder.defaultEventLoopThreads() + ")") +
             option("--shards N", "store shards, a power of two (default: 4 x processors, rounded up to a") +
             option("", "power of two, at most 256; here " + OffHeapStoreBuilder.defaultShards() + ")") +
-            option("--max-memory SIZE", "the store's off-heap budget (default: the JVM's maximum heap size,") +
-            option("", "which is also its default direct-memory limit)") +
+            option("--max-memory SIZE", "the store's off-heap budget, at most the JVM's direct-memory limit") +
+            option("", "(default: that limit, -XX:MaxDirectMemorySize or else the maximum heap size)") +
             option("--requirepass PASSWORD", "password clients must give with AUTH (default: none)") +
             option("--protected-mode yes|no", "with no password and a non-loopback --bind, refuse clients") +
             option("", "from other hosts (default yes)") +

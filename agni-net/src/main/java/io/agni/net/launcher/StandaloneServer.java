@@ -65,7 +65,7 @@ final class StandaloneServer implements AutoCloseable
         {
             final AgniServer server = configure(AgniServer.builder(store), options).build().start();
             final StandaloneServer standalone = new StandaloneServer(store, server, shards);
-            standalone.logReady(options);
+            standalone.logReady();
             return standalone;
         }
         catch (final UsageException | RuntimeException ex)
@@ -107,19 +107,13 @@ final class StandaloneServer implements AutoCloseable
         }
     }
 
-    private void logReady(final LauncherOptions options)
+    private void logReady()
     {
         final long budget = store.stats().budgetBytes();
         final String host = server.localAddress().getAddress().getHostAddress();
         LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, pid {}",
             ServerMain.version(), host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget,
             ProcessHandle.current().pid());
-        if (options.maxMemory != null && budget > Runtime.getRuntime().maxMemory())
-        {
-            LOG.warn("the store's budget ({} bytes) is above the JVM's maximum heap size ({} bytes), which is also " +
-                "its default direct-memory limit: unless -XX:MaxDirectMemorySize is set above the budget, writes " +
-                "are refused with OOM before the budget is full", budget, Runtime.getRuntime().maxMemory());
-        }
     }
 
     /**

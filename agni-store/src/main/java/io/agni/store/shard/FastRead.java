@@ -10,7 +10,6 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.lang.ref.Reference;
 import java.nio.ByteOrder;
 
 /**
@@ -24,9 +23,11 @@ import java.nio.ByteOrder;
  * <h2>Concurrency</h2>
  * Runs under an optimistic stamp: memory may be changing, so every offset and length is checked against the
  * segment's capacity before use, and an impossible state returns {@link Shard#INCONSISTENT}; the caller validates
- * the stamp before trusting any result (docs/architecture.md, "Reads"). The table and the segment buffer it reads
- * stay reachable until it returns ({@link Reference#reachabilityFence}), so a table or segment retired under it is
- * never freed while it reads it.
+ * the stamp before trusting any result (docs/architecture.md, "Reads"). A table or segment retired while it reads
+ * stays allocated until it returns: the caller is inside an operation of the store's gate, so the retired buffer
+ * waits in the limbo until this thread leaves that operation, and the limbo holds the buffer's only reference, so
+ * no garbage collector can free it first (docs/architecture.md, "Reclamation"). The locals here need no
+ * reachability fence.
  * <p>
  * A key of 8 to 16 bytes is compared as two overlapping 8-byte words read once before the probe loop; a key of 128
  * bytes or more cannot have a small header and goes to the general path at once.
@@ -96,108 +97,95 @@ final class FastRead
         final long head = wordKey ? key.getLong(keyOffset) : 0;
         final long tail = wordKey ? key.getLong(keyOffset + keyLength - Long.BYTES) : 0;
         final long smallHeader = (long)keyLength << 8;
-        UnsafeBuffer buffer = null;
-        try
+        final UnsafeBuffer slots = table.slots;
+        final int mask = table.mask;
+        int i = tag & mask;
+        for (int probes = 0; probes <= mask; probes++, i = (i + 1) & mask)
         {
-            final UnsafeBuffer slots = table.slots;
-            final int mask = table.mask;
-            int i = tag & mask;
-            for (int probes = 0; probes <= mask; probes++, i = (i + 1) & mask)
+            final long slot = slots.getLong(IndexLayout.slotOffset(i));
+            if (slot == IndexLayout.EMPTY)
             {
-                final long slot = slots.getLong(IndexLayout.slotOffset(i));
-                if (slot == IndexLayout.EMPTY)
-                {
-                    return Shard.ABSENT;
-                }
-                if (IndexLayout.tagOf(slot) != tag)
-                {
-                    continue;
-                }
-                final int segmentId = IndexLayout.segmentOf(slot);
-                if (segmentId >= segments.length)
-                {
-                    return Shard.INCONSISTENT;
-                }
-                final Segment segment = segments[segmentId];
-                if (segment == null)
-                {
-                    return Shard.INCONSISTENT;
-                }
-                buffer = segment.buffer;
-                final int capacity = buffer.capacity();
-                final int at = IndexLayout.offsetOf(slot);
-                if (at > capacity - Long.BYTES)
-                {
-                    return SLOW_PATH;
-                }
-                final long header = buffer.getLong(at, ByteOrder.LITTLE_ENDIAN);
-                final int keyAt;
-                final int valueLength;
-                final boolean expiring;
-                if ((header & SMALL_HEADER_MASK) == smallHeader)
-                {
-                    keyAt = at + SMALL_HEADER_LENGTH;
-                    valueLength = (int)(header >>> 16) & 0xFF;
-                    expiring = false;
-                }
-                else if ((header & 0xFF) == EntryLayout.HAS_EXPIRY)
-                {
-                    if (at > capacity - EXPIRING_HEADER_LENGTH)
-                    {
-                        return Shard.INCONSISTENT;
-                    }
-                    final int lengths = buffer.getShort(at + EXPIRING_LENGTHS_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-                    if ((lengths & EXPIRING_LENGTHS_MASK) != keyLength)
-                    {
-                        if ((lengths & NOT_SMALL_LENGTHS_MASK) != 0)
-                        {
-                            return SLOW_PATH;
-                        }
-                        continue;
-                    }
-                    keyAt = at + EXPIRING_HEADER_LENGTH;
-                    valueLength = lengths >>> 8;
-                    expiring = true;
-                }
-                else if ((header & NOT_SMALL_MASK) != 0)
-                {
-                    return SLOW_PATH;
-                }
-                else
-                {
-                    continue;
-                }
-                final int valueAt = keyAt + keyLength;
-                if (valueAt + valueLength > capacity)
-                {
-                    return Shard.INCONSISTENT;
-                }
-                if (wordKey ?
-                    buffer.getLong(keyAt) == head && buffer.getLong(valueAt - Long.BYTES) == tail :
-                    EntryCursor.bytesEqual(buffer, keyAt, key, keyOffset, keyLength))
-                {
-                    if (expiring && buffer.getLong(at + EntryLayout.EXPIRE_AT_OFFSET) <= clock.time())
-                    {
-                        return SLOW_PATH;
-                    }
-                    if (!dst.isExpandable() && (long)dstOffset + valueLength > dst.capacity())
-                    {
-                        return SLOW_PATH;
-                    }
-                    dst.putBytes(dstOffset, buffer, valueAt, valueLength);
-                    return valueLength;
-                }
+                return Shard.ABSENT;
             }
-            return Shard.INCONSISTENT;
+            if (IndexLayout.tagOf(slot) != tag)
+            {
+                continue;
+            }
+            final int segmentId = IndexLayout.segmentOf(slot);
+            if (segmentId >= segments.length)
+            {
+                return Shard.INCONSISTENT;
+            }
+            final Segment segment = segments[segmentId];
+            if (segment == null)
+            {
+                return Shard.INCONSISTENT;
+            }
+            final UnsafeBuffer buffer = segment.buffer;
+            final int capacity = buffer.capacity();
+            final int at = IndexLayout.offsetOf(slot);
+            if (at > capacity - Long.BYTES)
+            {
+                return SLOW_PATH;
+            }
+            final long header = buffer.getLong(at, ByteOrder.LITTLE_ENDIAN);
+            final int keyAt;
+            final int valueLength;
+            final boolean expiring;
+            if ((header & SMALL_HEADER_MASK) == smallHeader)
+            {
+                keyAt = at + SMALL_HEADER_LENGTH;
+                valueLength = (int)(header >>> 16) & 0xFF;
+                expiring = false;
+            }
+            else if ((header & 0xFF) == EntryLayout.HAS_EXPIRY)
+            {
+                if (at > capacity - EXPIRING_HEADER_LENGTH)
+                {
+                    return Shard.INCONSISTENT;
+                }
+                final int lengths = buffer.getShort(at + EXPIRING_LENGTHS_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+                if ((lengths & EXPIRING_LENGTHS_MASK) != keyLength)
+                {
+                    if ((lengths & NOT_SMALL_LENGTHS_MASK) != 0)
+                    {
+                        return SLOW_PATH;
+                    }
+                    continue;
+                }
+                keyAt = at + EXPIRING_HEADER_LENGTH;
+                valueLength = lengths >>> 8;
+                expiring = true;
+            }
+            else if ((header & NOT_SMALL_MASK) != 0)
+            {
+                return SLOW_PATH;
+            }
+            else
+            {
+                continue;
+            }
+            final int valueAt = keyAt + keyLength;
+            if (valueAt + valueLength > capacity)
+            {
+                return Shard.INCONSISTENT;
+            }
+            if (wordKey ?
+                buffer.getLong(keyAt) == head && buffer.getLong(valueAt - Long.BYTES) == tail :
+                EntryCursor.bytesEqual(buffer, keyAt, key, keyOffset, keyLength))
+            {
+                if (expiring && buffer.getLong(at + EntryLayout.EXPIRE_AT_OFFSET) <= clock.time())
+                {
+                    return SLOW_PATH;
+                }
+                if (!dst.isExpandable() && (long)dstOffset + valueLength > dst.capacity())
+                {
+                    return SLOW_PATH;
+                }
+                dst.putBytes(dstOffset, buffer, valueAt, valueLength);
+                return valueLength;
+            }
         }
-        finally
-        {
-            // The loads and the copy above read the table's and the last probed segment's memory by raw address.
-            // Once a writer has retired them, these locals may be the only references to their buffers (a retired
-            // segment's slot in the array is nulled); without the fences the JIT may treat them as dead once an
-            // address is computed, and the buffer's cleaner could free the memory mid-read. No instruction.
-            Reference.reachabilityFence(table);
-            Reference.reachabilityFence(buffer);
-        }
+        return Shard.INCONSISTENT;
     }
 }

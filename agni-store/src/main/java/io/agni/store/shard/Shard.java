@@ -29,8 +29,8 @@ import java.util.concurrent.locks.StampedLock;
  * locals, probe and copy out, and trust the result only if the stamp still validates; a read that sees an
  * inconsistent header (possible while a writer is mid-change) reports {@link #INCONSISTENT} instead of throwing, and
  * the reader retries under the read lock. Every length and offset read this way is bounds-checked by
- * {@link EntryCursor#wrap} before use, and no memory a reader can reach is freed while the store is open
- * ({@link OffHeapMemory}). Methods named {@code ...Locked} expect the caller to hold the lock they name.
+ * {@link EntryCursor#wrap} before use, and memory a reader may still reach is freed only once it has left its
+ * operation ({@link OffHeapMemory}). Methods named {@code ...Locked} expect the caller to hold the lock they name.
  *
  * <h2>Expiry</h2>
  * Expired entries are invisible: reads treat them as absent; a write or a read that meets one removes it

@@ -1,6 +1,7 @@
 package io.agni.store.shard;
 
 import io.agni.store.arena.EntryCursor;
+import io.agni.store.memory.ReaderState;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -8,11 +9,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * operations allocate nothing and count hits without sharing a cache line between threads.
  *
  * <h2>Concurrency</h2>
- * Every field is written only by the owning thread. {@link #inFlight} is published with release/opaque stores and
- * a full fence (see {@code OperationGate}); {@link #hits} and {@link #misses} are plain counters that
- * {@code stats()} reads racily (a snapshot may be a few operations old, never torn on a 64-bit JVM).
+ * Every field is written only by the owning thread. The in-flight marker and the count of quiescent points it
+ * inherits from {@link ReaderState} are what {@code OperationGate} (close) and reclamation read; {@link #hits} and
+ * {@link #misses} are plain counters that {@code stats()} reads racily (a snapshot may be a few operations old,
+ * never torn on a 64-bit JVM).
  */
-public final class ThreadContext
+public final class ThreadContext extends ReaderState
 {
     /**
      * The entry a lookup found.
@@ -63,11 +65,6 @@ public final class ThreadContext
      * Reads that found none.
      */
     public long misses;
-    /**
-     * Operations of this thread in flight; see {@code OperationGate}.
-     */
-    public volatile int inFlight;
-
     /**
      * A context for the current thread.
      */
