@@ -17,7 +17,8 @@ import java.nio.ByteBuffer;
  * larger of twice the old one and what was asked for, at most the limit. A growth the limit or the account refuses
  * allocates nothing, throws the buffer's {@link BufferLimitException} and leaves {@link #refusal()} set, so that a
  * caller that caught the exception (a store read) still cannot miss it. The first allocation and
- * {@link #shrink(int, int)} use {@link BufferMemory#reserve}, which is never refused.
+ * {@link #shrink(int, int)} use {@link BufferMemory#reserve}, which is never refused; a shrink that keeps nothing
+ * frees the old buffer before it allocates the new one, so it never adds to the account even for a moment.
  *
  * <h2>Threads</h2>
  * Not thread-safe: one owner thread. {@link #free()} must be the last call.
@@ -65,7 +66,15 @@ public final class GrowableDirectBuffer extends AbstractMutableDirectBuffer
         this.memory = memory;
         this.limitReached = new BufferLimitException(name + " limit reached: limit=" + limit);
         memory.reserve(initialCapacity);
-        allocate(initialCapacity);
+        try
+        {
+            allocate(initialCapacity);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            memory.release(initialCapacity);
+            throw ex;
+        }
     }
 
     /**
@@ -123,8 +132,32 @@ public final class GrowableDirectBuffer extends AbstractMutableDirectBuffer
         }
         if (this.capacity > capacity && byteBuffer != null)
         {
-            memory.reserve(capacity);
-            replace(capacity, keep);
+            if (keep == 0)
+            {
+                // Nothing to copy: free first, so that the account never holds both buffers for a shrink.
+                final ByteBuffer old = byteBuffer;
+                final int oldCapacity = this.capacity;
+                byteBuffer = null;
+                addressOffset = 0;
+                this.capacity = 0;
+                BufferUtil.free(old);
+                memory.release(oldCapacity);
+                memory.reserve(capacity);
+                try
+                {
+                    allocate(capacity);
+                }
+                catch (final OutOfMemoryError ex)
+                {
+                    memory.release(capacity);
+                    throw ex;
+                }
+            }
+            else
+            {
+                memory.reserve(capacity);
+                replace(capacity, keep);
+            }
         }
     }
 
