@@ -142,8 +142,18 @@ public final class AgniServerBuilder
      */
     public static long defaultMaxClientMemory()
     {
+        return defaultMaxClientMemory(directMemoryLimit());
+    }
+
+    /**
+     * @param directMemoryLimit a direct-memory limit, in bytes.
+     * @return the default {@link #maxClientMemory(long)} for a JVM with that limit: a quarter of it, at most
+     * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     */
+    public static long defaultMaxClientMemory(final long directMemoryLimit)
+    {
         return Math.max(MIN_CLIENT_MEMORY,
-            Math.min(MAX_CLIENT_MEMORY_DEFAULT_CAP, directMemoryLimit() / MAX_CLIENT_MEMORY_DEFAULT_DIVISOR));
+            Math.min(MAX_CLIENT_MEMORY_DEFAULT_CAP, directMemoryLimit / MAX_CLIENT_MEMORY_DEFAULT_DIVISOR));
     }
 
     /**

@@ -65,7 +65,8 @@ class ClientMemoryTest
         await("the sender's buffers to be counted", () -> info(observer, "mem_clients_normal") == base + BASE);
         sender.sendRaw("*3\r\n$3\r\nSET\r\n$5\r\nlarge\r\n$" + MIB + "\r\n");
         sender.sendRaw(new byte[700 * 1024]);
-        await("the sender's query buffer to grow", () -> info(observer, "mem_clients_normal") >= base + BASE + 700 * 1024);
+        await("the sender's query buffer to grow",
+            () -> info(observer, "mem_clients_normal") >= base + BASE + 700 * 1024);
         final long used = info(observer, "used_memory");
         assertTrue(used >= store.stats().offHeapBytes() + base + 700 * 1024,
             "used_memory counts the clients' buffers with the store: " + used);
@@ -73,7 +74,8 @@ class ClientMemoryTest
         sender.sendRaw(new byte[MIB - 700 * 1024]);
         sender.sendRaw("\r\n");
         assertEquals("+OK", sender.read());
-        await("the query buffer to shrink once the command ran", () -> info(observer, "mem_clients_normal") == base + BASE);
+        await("the query buffer to shrink once the command ran",
+            () -> info(observer, "mem_clients_normal") == base + BASE);
         sender.close();
         await("the sender's buffers to be freed", () -> info(observer, "mem_clients_normal") == base);
         assertEquals(store.stats().offHeapBytes() + base, info(observer, "used_memory"));

@@ -58,7 +58,8 @@ public final class CommandContext
         this.server = server;
         this.table = table;
         this.clock = clock;
-        this.scratch = new GrowableDirectBuffer(SCRATCH_CAPACITY, RespWriter.UNLIMITED, scratchMemory, "scratch buffer");
+        this.scratch =
+            new GrowableDirectBuffer(SCRATCH_CAPACITY, RespWriter.UNLIMITED, scratchMemory, "scratch buffer");
     }
 
     void prepare(final Command command, final Session session, final RespArgs args, final RespWriter out)
