@@ -134,6 +134,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
      */
     void closeUnstarted()
     {
+        processor.free();
         closeSelector();
     }
 
