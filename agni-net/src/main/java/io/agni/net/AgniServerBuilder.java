@@ -384,9 +384,17 @@ public final class AgniServerBuilder
      */
     public AgniServer build()
     {
+        return new AgniServer(config());
+    }
+
+    /**
+     * @return the validated configuration {@link #build()} gives its server.
+     */
+    AgniServerConfig config()
+    {
         final long queryLimit = perClientLimit("maxQueryBuffer", maxQueryBuffer, maxQueryBufferSet);
         final long outputLimit = perClientLimit("maxOutputBuffer", maxOutputBuffer, maxOutputBufferSet);
-        return new AgniServer(new AgniServerConfig(
+        return new AgniServerConfig(
             store,
             bindAddress,
             port,
@@ -400,7 +408,7 @@ public final class AgniServerBuilder
             protectedMode,
             protocolLimits,
             clock,
-            shutdownTimeoutMs));
+            shutdownTimeoutMs);
     }
 
     /**

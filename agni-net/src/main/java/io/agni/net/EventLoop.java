@@ -197,7 +197,12 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     @Override
     public void accept(final SelectionKey key)
     {
-        serve((Connection)key.attachment(), key.readyOps());
+        // A connection served earlier in this round may have closed this one (evicting it for client memory): its
+        // key is then cancelled, and its ready operations can no longer be read.
+        if (key.isValid())
+        {
+            serve((Connection)key.attachment(), key.readyOps());
+        }
     }
 
     /**

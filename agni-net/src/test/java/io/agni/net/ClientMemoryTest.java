@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
+import java.nio.channels.Pipe;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,6 +171,32 @@ class ClientMemoryTest
         assertEquals("+PONG", observer.call("PING"));
         assertNull(store.get(bytes("greedy")));
         assertFalse(info(observer, "mem_clients_normal") > 2L * MIB);
+    }
+
+    /**
+     * A connection that grows evicts the others of its loop at once, possibly while the selector is still handing
+     * over this round's ready keys: the loop must skip the key of a connection closed that way.
+     */
+    @Test
+    void theLoopSkipsTheKeyOfAConnectionClosedEarlierInTheSameRound() throws IOException
+    {
+        final AgniServerConfig config = serverOn(store).config();
+        final EventLoop loop = new EventLoop("test-loop", config, new AgniServerContext(config));
+        try (Selector selector = Selector.open())
+        {
+            final Pipe pipe = Pipe.open();
+            resources.add(pipe.sink());
+            resources.add(pipe.source());
+            pipe.source().configureBlocking(false);
+            final SelectionKey key = pipe.source().register(selector, SelectionKey.OP_READ);
+            key.cancel();
+
+            loop.accept(key);
+        }
+        finally
+        {
+            loop.closeUnstarted();
+        }
     }
 
     private AgniServer start(final AgniServerBuilder builder)
