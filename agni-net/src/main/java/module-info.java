@@ -10,6 +10,9 @@ module io.agni.net
     requires transitive io.agni.protocol;
     requires org.agrona;
     requires org.slf4j;
+    // Only to read -XX:MaxDirectMemorySize (AgniServerBuilder.directMemoryLimit); without them it falls back.
+    requires static java.management;
+    requires static jdk.management;
     // Only the standalone launcher (io.agni.net.launcher, not exported) opens a store; see agni-net's pom.
     requires static io.agni.store;
 

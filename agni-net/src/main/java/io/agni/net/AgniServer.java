@@ -32,6 +32,7 @@ import java.nio.channels.ServerSocketChannel;
  *
  * <h2>Limits and security</h2>
  * See {@link AgniServerBuilder}: maximum clients, idle timeout, query and output buffer limits per client, the
+ * memory all clients' buffers may hold together (the largest clients are disconnected past it), the
  * password ({@code requirepass}) and Redis's pre-authentication limits, protected mode. A client that breaks a limit
  * is disconnected without disturbing the others; problems are logged at WARN at most once per ten seconds per kind,
  * connections at DEBUG.
@@ -134,9 +135,9 @@ public final class AgniServer implements AutoCloseable
         acceptorThread.start();
         state = RUNNING;
         LOG.info(
-            "agni server listening on {} ({} event loops, maxClients={}, password {}, protected mode {})",
-            EventLoop.format(localAddress), loops.length, config.maxClients,
-            config.passwordRequired() ? "set" : "not set", config.protectedMode ? "on" : "off");
+            "agni server listening on {} ({} event loops, maxClients={}, maxClientMemory={}, password {}, " +
+            "protected mode {})", EventLoop.format(localAddress), loops.length, config.maxClients,
+            config.maxClientMemory, config.passwordRequired() ? "set" : "not set", config.protectedMode ? "on" : "off");
         if (!config.bindAddress.isLoopbackAddress() && !config.passwordRequired())
         {
             LOG.warn(config.protectedMode ?

@@ -42,18 +42,35 @@ public final class AgniServerBuilder
     public static final long IDLE_TIMEOUT_MS_DEFAULT = 0;
 
     /**
-     * The default limit on one client's unprocessed input, 1 GiB, as Redis's {@code client-query-buffer-limit}.
-     * A client whose pending command needs more is disconnected.
+     * The default limit on one client's unprocessed input, 1 GiB, as Redis's {@code client-query-buffer-limit},
+     * or {@link #maxClientMemory(long)} if that is smaller. A client whose pending command needs more is
+     * disconnected.
      */
     public static final long MAX_QUERY_BUFFER_DEFAULT = 1L << 30;
 
     /**
-     * The default limit on one client's unsent replies, 64 MiB: a client that sends commands but does not read
-     * their replies (or reads them too slowly) is disconnected when its replies waiting to be sent pass it. Redis
-     * has no limit for normal clients by default; this one keeps the server's memory bounded. It also bounds a
-     * single reply, so raise it to serve values (or MGET replies) larger than 64 MiB.
+     * The default limit on one client's unsent replies, 64 MiB, or {@link #maxClientMemory(long)} if that is
+     * smaller: a client that sends commands but does not read their replies (or reads them too slowly) is
+     * disconnected when its replies waiting to be sent would pass it. Redis has no limit for normal clients by
+     * default; this one keeps the server's memory bounded. It also bounds a single reply, so raise it to serve
+     * values (or MGET replies) larger than 64 MiB.
      */
     public static final long MAX_OUTPUT_BUFFER_DEFAULT = 64L << 20;
+
+    /**
+     * The most the default {@link #maxClientMemory(long)} is, 1 GiB, whatever the JVM's direct-memory limit.
+     */
+    public static final long MAX_CLIENT_MEMORY_DEFAULT_CAP = 1L << 30;
+
+    /**
+     * The share of the JVM's direct-memory limit the default {@link #maxClientMemory(long)} is: a quarter.
+     */
+    public static final int MAX_CLIENT_MEMORY_DEFAULT_DIVISOR = 4;
+
+    /**
+     * The smallest {@link #maxClientMemory(long)} accepted other than 0, 1 MiB.
+     */
+    public static final long MIN_CLIENT_MEMORY = 1L << 20;
 
     /**
      * Protected mode is on by default, as in Redis.
@@ -89,6 +106,9 @@ public final class AgniServerBuilder
     private long idleTimeoutMs = IDLE_TIMEOUT_MS_DEFAULT;
     private long maxQueryBuffer = MAX_QUERY_BUFFER_DEFAULT;
     private long maxOutputBuffer = MAX_OUTPUT_BUFFER_DEFAULT;
+    private boolean maxQueryBufferSet;
+    private boolean maxOutputBufferSet;
+    private long maxClientMemory = defaultMaxClientMemory();
     private byte[] password;
     private boolean protectedMode = PROTECTED_MODE_DEFAULT;
     private ProtocolLimits protocolLimits = ProtocolLimits.DEFAULT;
@@ -114,6 +134,45 @@ public final class AgniServerBuilder
     public static int defaultEventLoopThreads()
     {
         return Math.min(MAX_EVENT_LOOP_THREADS, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * @return the default {@link #maxClientMemory(long)}: a quarter of {@link #directMemoryLimit()}, at most
+     * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     */
+    public static long defaultMaxClientMemory()
+    {
+        return defaultMaxClientMemory(directMemoryLimit());
+    }
+
+    /**
+     * @param directMemoryLimit a direct-memory limit, in bytes.
+     * @return the default {@link #maxClientMemory(long)} for a JVM with that limit: a quarter of it, at most
+     * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     */
+    public static long defaultMaxClientMemory(final long directMemoryLimit)
+    {
+        return Math.max(MIN_CLIENT_MEMORY,
+            Math.min(MAX_CLIENT_MEMORY_DEFAULT_CAP, directMemoryLimit / MAX_CLIENT_MEMORY_DEFAULT_DIVISOR));
+    }
+
+    /**
+     * The JVM's limit on direct memory, which an off-heap store's data and the server's client buffers share:
+     * {@code -XX:MaxDirectMemorySize} if set, else the maximum heap size, as the JDK itself decides.
+     *
+     * @return the limit in bytes; the maximum heap size if the JVM does not say (no {@code jdk.management}).
+     */
+    public static long directMemoryLimit()
+    {
+        try
+        {
+            final long configured = HotSpotOptions.maxDirectMemorySize();
+            return configured > 0 ? configured : Runtime.getRuntime().maxMemory();
+        }
+        catch (final LinkageError | RuntimeException ex)
+        {
+            return Runtime.getRuntime().maxMemory();
+        }
     }
 
     /**
@@ -212,6 +271,7 @@ public final class AgniServerBuilder
     {
         checkRange("maxQueryBuffer", bytes, MIN_BUFFER_LIMIT, MAX_BUFFER_LIMIT);
         this.maxQueryBuffer = bytes;
+        this.maxQueryBufferSet = true;
         return this;
     }
 
@@ -225,6 +285,33 @@ public final class AgniServerBuilder
     {
         checkRange("maxOutputBuffer", bytes, MIN_BUFFER_LIMIT, MAX_BUFFER_LIMIT);
         this.maxOutputBuffer = bytes;
+        this.maxOutputBufferSet = true;
+        return this;
+    }
+
+    /**
+     * The most bytes the clients' buffers may hold together, as Redis 7's {@code maxmemory-clients}: every
+     * connection's query and reply buffers and the event loops' scratch buffers, all direct memory. When a buffer
+     * would grow past it, clients are disconnected, the one with the largest buffers first, until the growth fits;
+     * if the client asking is the largest, it is the one disconnected. {@code INFO} reports the total as
+     * {@code mem_clients_normal} and adds it to {@code used_memory}.
+     * <p>
+     * Each client's {@link #maxQueryBuffer(long)} and {@link #maxOutputBuffer(long)} must not exceed it; when they
+     * are left at their defaults, they are lowered to it.
+     *
+     * @param bytes the limit, 0 for none (Redis's default); default {@link #defaultMaxClientMemory()}, so that with
+     *              an off-heap store the clients and the data fit the JVM's direct-memory limit together.
+     * @return this builder.
+     * @throws IllegalArgumentException if not 0 and not from {@value #MIN_CLIENT_MEMORY} to
+     *                                  {@code Long.MAX_VALUE}.
+     */
+    public AgniServerBuilder maxClientMemory(final long bytes)
+    {
+        if (bytes != 0)
+        {
+            checkRange("maxClientMemory", bytes, MIN_CLIENT_MEMORY, Long.MAX_VALUE);
+        }
+        this.maxClientMemory = bytes;
         return this;
     }
 
@@ -292,23 +379,54 @@ public final class AgniServerBuilder
 
     /**
      * @return a server with this configuration, not started yet.
+     * @throws IllegalArgumentException if {@link #maxQueryBuffer(long)} or {@link #maxOutputBuffer(long)} was set
+     *                                  above {@link #maxClientMemory(long)}.
      */
     public AgniServer build()
     {
-        return new AgniServer(new AgniServerConfig(
+        return new AgniServer(config());
+    }
+
+    /**
+     * @return the validated configuration {@link #build()} gives its server.
+     */
+    AgniServerConfig config()
+    {
+        final long queryLimit = perClientLimit("maxQueryBuffer", maxQueryBuffer, maxQueryBufferSet);
+        final long outputLimit = perClientLimit("maxOutputBuffer", maxOutputBuffer, maxOutputBufferSet);
+        return new AgniServerConfig(
             store,
             bindAddress,
             port,
             eventLoopThreads,
             maxClients,
             idleTimeoutMs,
-            (int)maxQueryBuffer,
-            (int)maxOutputBuffer,
+            (int)queryLimit,
+            (int)outputLimit,
+            maxClientMemory,
             password == null ? null : password.clone(),
             protectedMode,
             protocolLimits,
             clock,
-            shutdownTimeoutMs));
+            shutdownTimeoutMs);
+    }
+
+    /**
+     * One client's limit, consistent with the limit on all clients: a default above it is lowered to it, a value
+     * set above it is refused.
+     */
+    private long perClientLimit(final String name, final long value, final boolean set)
+    {
+        if (maxClientMemory == 0 || value <= maxClientMemory)
+        {
+            return value;
+        }
+        if (set)
+        {
+            throw new IllegalArgumentException(name + " must not exceed maxClientMemory: " + name + "=" + value +
+                ", maxClientMemory=" + maxClientMemory);
+        }
+        return maxClientMemory;
     }
 
     private static long checkNonNegative(final String name, final long value, final TimeUnit unit)
@@ -328,6 +446,20 @@ public final class AgniServerBuilder
         {
             throw new IllegalArgumentException(
                 name + " must be from " + min + " to " + max + ": " + name + "=" + value);
+        }
+    }
+
+    /**
+     * Reads the HotSpot option in a class of its own, so that a JVM without {@code jdk.management} fails only here,
+     * with a {@link LinkageError} the caller catches.
+     */
+    private static final class HotSpotOptions
+    {
+        static long maxDirectMemorySize()
+        {
+            final com.sun.management.HotSpotDiagnosticMXBean bean = java.lang.management.ManagementFactory
+                .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+            return bean == null ? 0 : Long.parseLong(bean.getVMOption("MaxDirectMemorySize").getValue());
         }
     }
 }

@@ -20,6 +20,7 @@ final class AgniServerConfig
     final long idleTimeoutMs;
     final int maxQueryBuffer;
     final int maxOutputBuffer;
+    final long maxClientMemory;
     final byte[] password;
     final boolean protectedMode;
     final ProtocolLimits protocolLimits;
@@ -35,6 +36,7 @@ final class AgniServerConfig
         final long idleTimeoutMs,
         final int maxQueryBuffer,
         final int maxOutputBuffer,
+        final long maxClientMemory,
         final byte[] password,
         final boolean protectedMode,
         final ProtocolLimits protocolLimits,
@@ -49,6 +51,7 @@ final class AgniServerConfig
         this.idleTimeoutMs = idleTimeoutMs;
         this.maxQueryBuffer = maxQueryBuffer;
         this.maxOutputBuffer = maxOutputBuffer;
+        this.maxClientMemory = maxClientMemory;
         this.password = password;
         this.protectedMode = protectedMode;
         this.protocolLimits = protocolLimits;

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the command layer sees of the server ({@link ServerContext}), and the state every thread of the server
- * shares: the client count that {@code maxClients} is enforced on, the sessions, the counters.
+ * shares: the client count that {@code maxClients} is enforced on, the sessions, the clients' memory
+ * ({@link ClientMemory}), the counters.
  *
  * <h2>Password</h2>
  * Only the SHA-256 digest of the password is kept. A candidate is hashed and the two digests compared with
@@ -37,6 +38,9 @@ final class AgniServerContext implements ServerContext
     private final String bindAddress;
     private final long idleTimeoutSeconds;
     private final ProtocolLimits protocolLimits;
+    private final long maxQueryBuffer;
+    private final long maxOutputBuffer;
+    final ClientMemory clientMemory;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger connectedClients = new AtomicInteger();
     private final AtomicLong nextClientId = new AtomicLong(1);
@@ -62,6 +66,9 @@ final class AgniServerContext implements ServerContext
         this.bindAddress = config.bindAddress.getHostAddress();
         this.idleTimeoutSeconds = (config.idleTimeoutMs + 999) / 1000;
         this.protocolLimits = config.protocolLimits;
+        this.maxQueryBuffer = config.maxQueryBuffer;
+        this.maxOutputBuffer = config.maxOutputBuffer;
+        this.clientMemory = new ClientMemory(config.maxClientMemory);
     }
 
     void started(final int port, final long startTimeMillis)
@@ -136,7 +143,10 @@ final class AgniServerContext implements ServerContext
             queryBufferLimitDisconnections.get(),
             outputBufferLimitDisconnections.get(),
             idleTimeoutDisconnections.get(),
-            peakOutputBufferBytes.get());
+            peakOutputBufferBytes.get(),
+            clientMemory.evictedClients(),
+            clientMemory.usedBytes(),
+            clientMemory.peakBytes());
     }
 
     @Override
@@ -199,6 +209,36 @@ final class AgniServerContext implements ServerContext
     public ProtocolLimits protocolLimits()
     {
         return protocolLimits;
+    }
+
+    @Override
+    public long maxQueryBuffer()
+    {
+        return maxQueryBuffer;
+    }
+
+    @Override
+    public long maxOutputBuffer()
+    {
+        return maxOutputBuffer;
+    }
+
+    @Override
+    public long clientMemoryBytes()
+    {
+        return clientMemory.usedBytes();
+    }
+
+    @Override
+    public long maxClientMemory()
+    {
+        return clientMemory.limit();
+    }
+
+    @Override
+    public long evictedClients()
+    {
+        return clientMemory.evictedClients();
     }
 
     int connectedClients()

@@ -16,6 +16,11 @@ package io.agni.net;
  *                                         {@code maxOutputBuffer}.
  * @param idleTimeoutDisconnections        clients closed after the idle timeout.
  * @param peakOutputBufferBytes            the largest reply buffer any connection held, in bytes.
+ * @param evictedClients                   clients disconnected because the clients' buffers passed
+ *                                         {@code maxClientMemory} (each was the largest when chosen).
+ * @param clientMemoryBytes                the bytes the clients' buffers hold now: every connection's query and
+ *                                         reply buffers and the event loops' scratch buffers.
+ * @param peakClientMemoryBytes            the most bytes they have held at once.
  */
 public record AgniServerStats(
     int connectedClients,
@@ -26,6 +31,9 @@ public record AgniServerStats(
     long queryBufferLimitDisconnections,
     long outputBufferLimitDisconnections,
     long idleTimeoutDisconnections,
-    long peakOutputBufferBytes)
+    long peakOutputBufferBytes,
+    long evictedClients,
+    long clientMemoryBytes,
+    long peakClientMemoryBytes)
 {
 }

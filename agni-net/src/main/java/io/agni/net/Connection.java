@@ -1,5 +1,7 @@
 package io.agni.net;
 
+import io.agni.protocol.BufferLimitException;
+import io.agni.protocol.GrowableDirectBuffer;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespDecoder;
 import io.agni.protocol.RespWriter;
@@ -38,16 +40,27 @@ import java.nio.channels.SocketChannel;
  *
  * <h2>Limits</h2>
  * <ul>
- *   <li>Output: after each command, if the replies not yet sent pass {@code maxOutputBuffer} the client is
- *   disconnected (Redis's hard {@code client-output-buffer-limit}). Replies to one batch can outgrow any limit
- *   (many pipelined GETs of a large value), so once {@link #FLUSH_THRESHOLD} bytes are waiting, they are written
- *   right away: a client that reads keeps up, one that does not reaches the limit.</li>
+ *   <li>Output: the reply buffer cannot grow past {@code maxOutputBuffer}, so a reply that would take the replies
+ *   not yet sent past it is refused while it is being written, before the buffer grows to hold it (a GET's value is
+ *   not copied, an MGET stops at the value that does not fit, KEYS stops collecting), and the client is
+ *   disconnected: Redis's hard {@code client-output-buffer-limit}, checked before the memory is taken. Replies to
+ *   one batch add up too (many pipelined GETs of a large value), so once {@link #FLUSH_THRESHOLD} bytes are
+ *   waiting, they are written right away: a client that reads keeps up, one that does not reaches the limit.</li>
  *   <li>Input: a partial command that cannot fit in {@code maxQueryBuffer} (what is held plus what the decoder
  *   knows is missing) disconnects the client (Redis's {@code client-query-buffer-limit}).</li>
+ *   <li>Client memory: both buffers reserve every allocation in the server's {@link ClientMemory}; a growth it
+ *   refuses means this client is the largest when the clients together pass {@code maxClientMemory}, and it is
+ *   disconnected (evicted). A client chosen while another connection grew is closed by {@link #closeEvicted}.</li>
  *   <li>Idle: a connection makes progress when a command completes, reply bytes are sent, or
  *   {@link #PROGRESS_BYTES} more bytes of a partial command arrive; the loop closes one that made none for the
  *   idle timeout, so a byte-at-a-time sender is idle.</li>
  * </ul>
+ *
+ * <h2>Memory</h2>
+ * Both buffers start at 16 KiB. After a turn, a query buffer that grew past {@link QueryBuffer#RETAINED_CAPACITY}
+ * and a drained reply buffer that grew past {@link ReplyBuffer#RETAINED_CAPACITY} return to 16 KiB at once, so a
+ * client that sent one large command and goes on with small ones does not keep the large buffers; smaller growths
+ * are given back when the connection is idle for a tick.
  *
  * <h2>Closing</h2>
  * Disconnections for limits, timeouts and I/O errors close at once, with no reply, as Redis does. After QUIT, a
@@ -98,8 +111,9 @@ final class Connection implements RespDecoder.Listener
     private final CommandProcessor processor;
     private final EpochClock clock;
     private final RespDecoder decoder;
+    private final ConnectionMemory memory;
     private final QueryBuffer in;
-    private final ReplyBuffer out = new ReplyBuffer();
+    private final ReplyBuffer out;
     private final int maxQueryBuffer;
     private final int maxOutputBuffer;
     private final int flushThreshold;
@@ -136,7 +150,24 @@ final class Connection implements RespDecoder.Listener
         this.processor = processor;
         this.clock = config.clock;
         this.decoder = new RespDecoder(config.protocolLimits);
-        this.in = new QueryBuffer(config.maxQueryBuffer);
+        this.memory = new ConnectionMemory(server.clientMemory, this, loop, session);
+        server.clientMemory.open(memory, QueryBuffer.INITIAL_CAPACITY + ReplyBuffer.INITIAL_CAPACITY);
+        QueryBuffer in = null;
+        try
+        {
+            in = new QueryBuffer(config.maxQueryBuffer, memory.query());
+            this.out = new ReplyBuffer(config.maxOutputBuffer, memory.reply());
+        }
+        catch (final RuntimeException | OutOfMemoryError ex)
+        {
+            if (in != null)
+            {
+                in.free();
+            }
+            server.clientMemory.close(memory);
+            throw ex;
+        }
+        this.in = in;
         this.maxQueryBuffer = config.maxQueryBuffer;
         this.maxOutputBuffer = config.maxOutputBuffer;
         this.flushThreshold = Math.min(FLUSH_THRESHOLD, config.maxOutputBuffer / 2);
@@ -178,10 +209,20 @@ final class Connection implements RespDecoder.Listener
         {
             return;
         }
-        if (in.isFull() && !in.grow(decoder.pendingBytesHint()))
+        if (memory.evicted)
         {
-            disconnect(DisconnectReason.QUERY_BUFFER_LIMIT);
+            closeEvicted();
             return;
+        }
+        if (in.isFull())
+        {
+            final int grown = in.grow(decoder.pendingBytesHint());
+            if (grown != QueryBuffer.GROWN)
+            {
+                disconnect(grown == QueryBuffer.AT_LIMIT ?
+                    DisconnectReason.QUERY_BUFFER_LIMIT : DisconnectReason.CLIENT_EVICTED);
+                return;
+            }
         }
         final int read = in.readFrom(channel);
         if (read < 0)
@@ -242,6 +283,10 @@ final class Connection implements RespDecoder.Listener
             disconnect(DisconnectReason.QUERY_BUFFER_LIMIT);
             return;
         }
+        if (!inputPending)
+        {
+            in.shrinkIfLarge();
+        }
         afterBatch(nowMs);
     }
 
@@ -271,6 +316,10 @@ final class Connection implements RespDecoder.Listener
         {
             outcome = processor.execute(session, args, writer, batchMillis);
         }
+        catch (final BufferLimitException ex)
+        {
+            outcome = Outcome.CONTINUE;
+        }
         catch (final RuntimeException ex)
         {
             writer.position(mark);
@@ -282,6 +331,11 @@ final class Connection implements RespDecoder.Listener
         {
             decoderAuthenticated = session.authenticated();
             decoder.authenticated(decoderAuthenticated);
+        }
+        if (writer.refusal() != GrowableDirectBuffer.NOT_REFUSED)
+        {
+            refused(writer, mark);
+            return false;
         }
         if (outcome == Outcome.CLOSE)
         {
@@ -306,8 +360,30 @@ final class Connection implements RespDecoder.Listener
         server.protocolErrors.incrementAndGet();
         server.protocolErrorWarnings.warn(
             "protocol error from client {}: {}", session.remoteAddress(), RateLimitedWarnings.printable(message));
-        out.writer().error("ERR " + message);
+        final RespWriter writer = out.writer();
+        final int mark = writer.position();
+        try
+        {
+            writer.error("ERR " + message);
+        }
+        catch (final BufferLimitException ex)
+        {
+            refused(writer, mark);
+            return;
+        }
         state = CLOSING;
+    }
+
+    /**
+     * A reply could not be written: it would have passed the output limit, or the client's memory was refused.
+     * Drops what was written of it; the client is disconnected once the decoder returns.
+     */
+    private void refused(final RespWriter writer, final int mark)
+    {
+        disconnectReason = writer.refusal() == GrowableDirectBuffer.REFUSED_BY_LIMIT ?
+            DisconnectReason.OUTPUT_BUFFER_LIMIT : DisconnectReason.CLIENT_EVICTED;
+        writer.clearRefusal();
+        writer.position(mark);
     }
 
     /**
@@ -388,23 +464,35 @@ final class Connection implements RespDecoder.Listener
         {
             LOG.debug("closing client {} failed", session.remoteAddress(), ex);
         }
+        server.recordOutputBuffer(out.capacity());
         in.free();
         out.free();
+        server.clientMemory.close(memory);
         server.remove(session);
         server.releaseClient();
         loop.removed(this);
         LOG.debug("client id={} addr={} closed: {}", session.id(), session.remoteAddress(), reason);
     }
 
+    /**
+     * Closes a connection chosen for eviction by {@link ClientMemory} while another connection grew a buffer. Only
+     * the owning event loop.
+     */
+    void closeEvicted()
+    {
+        if (state != CLOSED)
+        {
+            disconnect(DisconnectReason.CLIENT_EVICTED);
+        }
+    }
+
+    /**
+     * Flushes replies early once enough wait. The output limit needs no check here: the reply buffer cannot grow
+     * past it.
+     */
     private boolean checkOutput()
     {
-        final int pending = out.pending();
-        if (pending > maxOutputBuffer)
-        {
-            disconnectReason = DisconnectReason.OUTPUT_BUFFER_LIMIT;
-            return false;
-        }
-        if (pending >= flushThreshold)
+        if (out.pending() >= flushThreshold)
         {
             try
             {
@@ -437,6 +525,7 @@ final class Connection implements RespDecoder.Listener
 
     private void afterDrained(final long nowMs) throws IOException
     {
+        out.shrinkIfLarge();
         if (state == OPEN && inputPending)
         {
             interest(0);
@@ -507,6 +596,12 @@ final class Connection implements RespDecoder.Listener
             server.limitWarnings.warn(
                 "client {} disconnected: pending command passed maxQueryBuffer={}", session.remoteAddress(),
                 maxQueryBuffer);
+        }
+        else if (DisconnectReason.CLIENT_EVICTED.equals(reason))
+        {
+            server.limitWarnings.warn(
+                "client {} evicted: the clients' buffers passed maxClientMemory={} and it was the largest",
+                session.remoteAddress(), server.clientMemory.limit());
         }
         close(reason);
     }

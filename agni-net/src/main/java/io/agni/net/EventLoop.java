@@ -1,6 +1,7 @@
 package io.agni.net;
 
 import io.agni.protocol.command.CommandProcessor;
+import io.agni.protocol.command.CommandTable;
 import io.agni.protocol.command.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,11 @@ import java.util.function.Consumer;
  * iteration). While the list is not empty the loop selects without blocking. A connection whose write is partial
  * is not on the list: it waits for {@code OP_WRITE} and asks again once drained.
  *
+ * <h2>Eviction</h2>
+ * When the clients' buffers pass the server's client-memory limit, {@link ClientMemory} chooses the largest clients
+ * to disconnect; a client of this loop chosen while another loop's connection grew is handed over with
+ * {@link #evict} (any thread) and closed here at the next iteration, since only this thread may touch its buffers.
+ *
  * <h2>Shutdown</h2>
  * {@link #requestShutdown()} (any thread) makes the loop stop reading from every connection, let the replies
  * already computed go out until the server's shutdown timeout, then close every socket and the selector.
@@ -50,6 +56,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     private final Selector selector;
     private final CommandProcessor processor;
     private final ConcurrentLinkedQueue<SocketChannel> handoff = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Connection> evictions = new ConcurrentLinkedQueue<>();
     private final ArrayList<Connection> connections = new ArrayList<>();
     private ArrayList<Connection> inputPending = new ArrayList<>();
     private ArrayList<Connection> resuming = new ArrayList<>();
@@ -65,7 +72,8 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     {
         this.config = config;
         this.server = server;
-        this.processor = new CommandProcessor(config.store, server, config.clock);
+        this.processor = new CommandProcessor(
+            config.store, server, config.clock, CommandTable.standard(), server.clientMemory.shared());
         this.tickMs = config.idleTimeoutMs > 0 ?
             Math.max(MIN_TICK_MS, Math.min(MAX_TICK_MS, config.idleTimeoutMs / 10)) : MAX_TICK_MS;
         this.selector = Selector.open();
@@ -104,6 +112,15 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     }
 
     /**
+     * Asks the loop to close a connection of its own that {@link ClientMemory} chose for eviction. Any thread.
+     */
+    void evict(final Connection connection)
+    {
+        evictions.offer(connection);
+        selector.wakeup();
+    }
+
+    /**
      * Asks the loop to flush, close everything and stop. Any thread.
      */
     void requestShutdown()
@@ -117,6 +134,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
      */
     void closeUnstarted()
     {
+        processor.free();
         closeSelector();
     }
 
@@ -141,6 +159,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
                     resume(waiting);
                 }
                 nowMs = nowMs();
+                closeEvicted();
                 registerHandedOff(nowMs);
                 if (nowMs - nextTickMs >= 0)
                 {
@@ -178,7 +197,12 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     @Override
     public void accept(final SelectionKey key)
     {
-        serve((Connection)key.attachment(), key.readyOps());
+        // A connection served earlier in this round may have closed this one (evicting it for client memory): its
+        // key is then cancelled, and its ready operations can no longer be read.
+        if (key.isValid())
+        {
+            serve((Connection)key.attachment(), key.readyOps());
+        }
     }
 
     /**
@@ -271,6 +295,15 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         connection.index = -1;
     }
 
+    private void closeEvicted()
+    {
+        Connection connection;
+        while ((connection = evictions.poll()) != null)
+        {
+            connection.closeEvicted();
+        }
+    }
+
     private void registerHandedOff(final long nowMs)
     {
         SocketChannel channel;
@@ -355,6 +388,8 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
             }
         }
         closeHandedOffConnections();
+        evictions.clear();
+        processor.free();
         closeSelector();
     }
 

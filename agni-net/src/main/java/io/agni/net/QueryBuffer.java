@@ -1,5 +1,6 @@
 package io.agni.net;
 
+import io.agni.protocol.BufferMemory;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -19,8 +20,10 @@ import java.nio.channels.SocketChannel;
  * The buffer starts at {@link #INITIAL_CAPACITY} (Redis's {@code PROTO_IOBUF_LEN}) and grows only when it is full
  * of one partial command, to at most twice its size, or to exactly what the decoder says the command still lacks
  * if that is less: what is reserved is never more than twice what the client has actually sent, whatever length
- * it declared. It never grows past the connection's query limit, and shrinks back once it is empty and idle.
- * Replaced buffers are freed at once rather than left to the garbage collector.
+ * it declared. It never grows past the connection's query limit, and shrinks back ({@link #shrink()}) once empty
+ * after the command that needed it, or once idle. Every allocation is reserved in the connection's {@link BufferMemory}
+ * first (a growth may be refused: the server's client memory is full), and replaced buffers are freed at once
+ * rather than left to the garbage collector.
  * <p>
  * Not thread-safe: used only by the event loop that owns the connection.
  */
@@ -31,18 +34,50 @@ final class QueryBuffer
      */
     static final int INITIAL_CAPACITY = 16 * 1024;
 
+    /**
+     * A buffer larger than this returns to {@link #INITIAL_CAPACITY} as soon as a turn leaves it empty; one between
+     * the two does when the connection is idle. Commands up to this size do not cost an allocation each.
+     */
+    static final int RETAINED_CAPACITY = 64 * 1024;
+
+    /**
+     * What {@link #grow} returns when the buffer grew.
+     */
+    static final int GROWN = 0;
+
+    /**
+     * What {@link #grow} returns when the buffer is already at the connection's query limit.
+     */
+    static final int AT_LIMIT = 1;
+
+    /**
+     * What {@link #grow} returns when the {@link BufferMemory} refused the growth.
+     */
+    static final int REFUSED = 2;
+
     private final int initialCapacity;
     private final int limit;
+    private final BufferMemory memory;
     private final UnsafeBuffer view = new UnsafeBuffer();
     private ByteBuffer byteBuffer;
     private int start;
     private int end;
 
-    QueryBuffer(final int limit)
+    QueryBuffer(final int limit, final BufferMemory memory)
     {
         this.limit = limit;
+        this.memory = memory;
         this.initialCapacity = Math.min(INITIAL_CAPACITY, limit);
-        allocate(initialCapacity);
+        memory.reserve(initialCapacity);
+        try
+        {
+            allocate(initialCapacity);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            memory.release(initialCapacity);
+            throw ex;
+        }
     }
 
     DirectBuffer buffer()
@@ -136,29 +171,65 @@ final class QueryBuffer
      * Makes room for more of a partial command that fills the buffer.
      *
      * @param pendingBytesHint the bytes the decoder knows the command still lacks, 0 if it does not know.
-     * @return false if the buffer is already at the limit.
+     * @return {@link #GROWN}, {@link #AT_LIMIT} if the buffer is already at the limit, or {@link #REFUSED} if the
+     * memory account refused; in the last two cases nothing was allocated.
      */
-    boolean grow(final long pendingBytesHint)
+    int grow(final long pendingBytesHint)
     {
         final int capacity = byteBuffer.capacity();
         if (capacity >= limit)
         {
-            return false;
+            return AT_LIMIT;
         }
         final long doubled = 2L * capacity;
         final long wanted = pendingBytesHint > 0 ? Math.min(doubled, length() + pendingBytesHint) : doubled;
-        reallocate((int)Math.min(limit, Math.max(wanted, capacity + 1L)));
-        return true;
+        final int newCapacity = (int)Math.min(limit, Math.max(wanted, capacity + 1L));
+        if (!memory.tryReserve(newCapacity))
+        {
+            return REFUSED;
+        }
+        reallocate(newCapacity);
+        return GROWN;
     }
 
     /**
-     * Returns to the initial capacity if the buffer grew and what it holds fits there.
+     * Returns to the initial capacity after a large command: if the buffer grew past {@link #RETAINED_CAPACITY} and
+     * is empty.
+     */
+    void shrinkIfLarge()
+    {
+        if (byteBuffer.capacity() > RETAINED_CAPACITY)
+        {
+            shrink();
+        }
+    }
+
+    /**
+     * Returns to the initial capacity if the buffer grew and is empty (a partial command waits for the next turn
+     * that ends with none).
      */
     void shrink()
     {
-        if (byteBuffer.capacity() > initialCapacity && length() <= initialCapacity)
+        if (byteBuffer.capacity() > initialCapacity && length() == 0)
         {
-            reallocate(initialCapacity);
+            // Nothing to keep: free first, so that the account never holds both buffers for a shrink.
+            final int capacity = byteBuffer.capacity();
+            view.wrap(BufferUtil.NULL_BYTES);
+            BufferUtil.free(byteBuffer);
+            byteBuffer = null;
+            start = 0;
+            end = 0;
+            memory.release(capacity);
+            memory.reserve(initialCapacity);
+            try
+            {
+                allocate(initialCapacity);
+            }
+            catch (final OutOfMemoryError ex)
+            {
+                memory.release(initialCapacity);
+                throw ex;
+            }
         }
     }
 
@@ -166,19 +237,32 @@ final class QueryBuffer
     {
         if (byteBuffer != null)
         {
+            final int capacity = byteBuffer.capacity();
             view.wrap(BufferUtil.NULL_BYTES);
             BufferUtil.free(byteBuffer);
             byteBuffer = null;
             start = 0;
             end = 0;
+            memory.release(capacity);
         }
     }
 
+    /**
+     * Moves to a buffer of {@code capacity} bytes, already reserved, and gives the old one back.
+     */
     private void reallocate(final int capacity)
     {
         final ByteBuffer old = byteBuffer;
         final int length = length();
-        allocate(capacity);
+        try
+        {
+            allocate(capacity);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            memory.release(capacity);
+            throw ex;
+        }
         if (length > 0)
         {
             view.putBytes(0, old, start, length);
@@ -186,6 +270,7 @@ final class QueryBuffer
         start = 0;
         end = length;
         BufferUtil.free(old);
+        memory.release(old.capacity());
     }
 
     private void allocate(final int capacity)

@@ -1,7 +1,7 @@
 package io.agni.net;
 
+import io.agni.protocol.BufferMemory;
 import io.agni.protocol.RespWriter;
-import org.agrona.BufferUtil;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,9 +12,16 @@ import java.nio.channels.SocketChannel;
  * them the socket has taken so far. {@code [sent, writer.position())} is what waits to be sent.
  *
  * <h2>Memory</h2>
- * The writer starts at {@link #INITIAL_CAPACITY} and grows with the replies; a connection's output limit bounds
- * what waits, and a writer that grew past {@link #SHRINK_THRESHOLD} is replaced by a small one once drained (and
- * its memory freed at once), so one large reply does not pin its buffer for the life of the connection.
+ * The writer starts at {@link #INITIAL_CAPACITY} and grows with the replies, never past the connection's output
+ * limit: a reply that would take it further is refused while it is being written, before the buffer grows (the
+ * connection then disconnects the client). Every allocation is reserved in the connection's {@link BufferMemory}
+ * first, and a replaced buffer is freed at once. Once drained, a buffer that grew past {@link #RETAINED_CAPACITY}
+ * returns to the initial size ({@link #shrinkIfLarge()}), and any grown buffer does once the connection is idle
+ * ({@link #shrink()}), so one large reply does not pin its memory for the life of the connection.
+ * <p>
+ * Nothing is appended while bytes already sent are still in front of what waits: a partial write is followed by
+ * {@link #compact()} or by waiting for the socket to drain. So what waits never exceeds the buffer's capacity, and the
+ * capacity limit is the output limit.
  * <p>
  * Not thread-safe: used only by the event loop that owns the connection.
  */
@@ -26,15 +33,27 @@ final class ReplyBuffer
     static final int INITIAL_CAPACITY = 16 * 1024;
 
     /**
-     * A drained reply buffer larger than this is given back.
+     * A drained reply buffer larger than this returns to {@link #INITIAL_CAPACITY} at once; one between the two
+     * does when the connection is idle. Replies up to this size do not cost an allocation each.
      */
-    static final int SHRINK_THRESHOLD = 1024 * 1024;
+    static final int RETAINED_CAPACITY = 64 * 1024;
 
-    private RespWriter writer = new RespWriter(INITIAL_CAPACITY);
+    private final int initialCapacity;
+    private final RespWriter writer;
     private int sent;
 
     /**
-     * @return the writer replies are encoded into: valid until the next {@link #shrink()}.
+     * @param limit  the most bytes of replies that may wait: the buffer's largest capacity.
+     * @param memory the account its allocations are reserved in.
+     */
+    ReplyBuffer(final int limit, final BufferMemory memory)
+    {
+        initialCapacity = Math.min(INITIAL_CAPACITY, limit);
+        writer = new RespWriter(initialCapacity, limit, memory);
+    }
+
+    /**
+     * @return the writer replies are encoded into.
      */
     RespWriter writer()
     {
@@ -51,7 +70,7 @@ final class ReplyBuffer
 
     int capacity()
     {
-        return writer.buffer().capacity();
+        return writer.capacity();
     }
 
     /**
@@ -90,18 +109,30 @@ final class ReplyBuffer
         }
     }
 
+    /**
+     * Returns a drained buffer that grew past {@link #RETAINED_CAPACITY} to the initial capacity.
+     */
+    void shrinkIfLarge()
+    {
+        if (writer.position() == 0 && writer.capacity() > RETAINED_CAPACITY)
+        {
+            writer.shrink(initialCapacity);
+        }
+    }
+
+    /**
+     * Returns a drained buffer that grew at all to the initial capacity.
+     */
     void shrink()
     {
-        if (writer.position() == 0 && capacity() > SHRINK_THRESHOLD)
+        if (writer.position() == 0)
         {
-            final RespWriter old = writer;
-            writer = new RespWriter(INITIAL_CAPACITY);
-            BufferUtil.free(old.buffer().byteBuffer());
+            writer.shrink(initialCapacity);
         }
     }
 
     void free()
     {
-        BufferUtil.free(writer.buffer().byteBuffer());
+        writer.free();
     }
 }

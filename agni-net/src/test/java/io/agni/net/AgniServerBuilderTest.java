@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,6 +73,59 @@ class AgniServerBuilderTest
         assertRefused(
             "maxOutputBuffer must be from 1024 to 2147483639: maxOutputBuffer=4294967296",
             () -> builder.maxOutputBuffer(1L << 32));
+    }
+
+    @Test
+    void refusesAClientMemoryLimitBelowOneMebibyteButZeroMeansNone()
+    {
+        assertRefused(
+            "maxClientMemory must be from 1048576 to 9223372036854775807: maxClientMemory=1000",
+            () -> builder.maxClientMemory(1000));
+        assertRefused(
+            "maxClientMemory must be from 1048576 to 9223372036854775807: maxClientMemory=-1",
+            () -> builder.maxClientMemory(-1));
+
+        final AgniServer unlimited = builder.maxClientMemory(0).build();
+
+        assertEquals(0, unlimited.context().maxClientMemory());
+        assertEquals(AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT, unlimited.context().maxQueryBuffer());
+        assertEquals(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT, unlimited.context().maxOutputBuffer());
+    }
+
+    @Test
+    void perClientLimitsLeftAtTheirDefaultsAreLoweredToTheClientMemoryLimit()
+    {
+        final AgniServer small = builder.maxClientMemory(8L << 20).build();
+        final AgniServer medium = builder.maxClientMemory(256L << 20).build();
+
+        assertEquals(8L << 20, small.context().maxQueryBuffer());
+        assertEquals(8L << 20, small.context().maxOutputBuffer());
+        assertEquals(256L << 20, medium.context().maxQueryBuffer());
+        assertEquals(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT, medium.context().maxOutputBuffer());
+    }
+
+    @Test
+    void aPerClientLimitSetAboveTheClientMemoryLimitIsRefused()
+    {
+        assertRefused(
+            "maxQueryBuffer must not exceed maxClientMemory: maxQueryBuffer=16777216, maxClientMemory=8388608",
+            () -> builder.maxQueryBuffer(16L << 20).maxClientMemory(8L << 20).build());
+        assertRefused(
+            "maxOutputBuffer must not exceed maxClientMemory: maxOutputBuffer=16777216, maxClientMemory=8388608",
+            () -> AgniServer.builder(store).maxClientMemory(8L << 20).maxOutputBuffer(16L << 20).build());
+    }
+
+    @Test
+    void theDefaultClientMemoryLimitIsAQuarterOfTheDirectMemoryLimitAtMostOneGibibyte()
+    {
+        final long direct = AgniServerBuilder.directMemoryLimit();
+
+        assertEquals(Math.min(1L << 30, direct / 4), AgniServerBuilder.defaultMaxClientMemory());
+        assertEquals(AgniServerBuilder.defaultMaxClientMemory(), builder.build().context().maxClientMemory());
+        if (!ManagementFactory.getRuntimeMXBean().getInputArguments().toString().contains("MaxDirectMemorySize"))
+        {
+            assertEquals(Runtime.getRuntime().maxMemory(), direct, "without the flag the limit is the heap's");
+        }
     }
 
     @Test

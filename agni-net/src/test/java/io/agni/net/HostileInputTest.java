@@ -222,7 +222,41 @@ class HostileInputTest
         await("the client to be disconnected", () -> server.stats().outputBufferLimitDisconnections() == 1);
         await("its slot to be released", () -> server.connectedClients() == 1);
         final long peak = server.stats().peakOutputBufferBytes();
-        assertTrue(peak <= 4L * limit, "the replies held stay near the limit, not 4000 x 256 KiB: peak=" + peak);
+        assertTrue(peak <= limit, "the replies held never pass the limit, let alone 4000 x 256 KiB: peak=" + peak);
+        assertOthersStillServed();
+    }
+
+    @Test
+    void aReplyLargerThanTheOutputLimitIsRefusedWhileItIsWrittenNotAfterItIsBuilt() throws IOException
+    {
+        final int limit = 256 * 1024;
+        startServer(serverOn(store).maxOutputBuffer(limit));
+        final String large = "v".repeat(4 * limit);
+        assertEquals("+OK", bystander.call("SET", "large", large));
+        final String medium = "m".repeat(limit / 4);
+        final String[] mget = new String[9];
+        mget[0] = "MGET";
+        for (int i = 1; i < mget.length; i++)
+        {
+            assertEquals("+OK", bystander.call("SET", "medium:" + i, medium));
+            acknowledged.put("medium:" + i, medium);
+            mget[i] = "medium:" + i;
+        }
+        final String longKeyPrefix = "k".repeat(1000);
+        for (int i = 0; i < 300; i++)
+        {
+            assertEquals("+OK", bystander.call("SET", longKeyPrefix + i, "1"));
+        }
+
+        assertDisconnectedWithoutAReply(RawRespConnection.encode("GET", "large"));
+        assertDisconnectedWithoutAReply(RawRespConnection.encode(mget));
+        assertDisconnectedWithoutAReply(RawRespConnection.encode("KEYS", "*"));
+        assertDisconnectedWithoutAReply(RawRespConnection.encode("GETDEL", "large"));
+
+        await("the clients to be counted", () -> server.stats().outputBufferLimitDisconnections() == 4);
+        final long peak = server.stats().peakOutputBufferBytes();
+        assertTrue(peak <= limit, "no reply buffer grew past the limit to hold a reply it could not send: " + peak);
+        assertEquals(large, new String(store.get(bytes("large")), StandardCharsets.UTF_8), "GETDEL deleted nothing");
         assertOthersStillServed();
     }
 
@@ -327,6 +361,17 @@ class HostileInputTest
         served.get(0).close();
         await("a slot to be released", () -> server.connectedClients() == 19);
         assertOthersStillServed();
+    }
+
+    /**
+     * The request's reply would pass the output limit: the server closes the connection and sends nothing.
+     */
+    private void assertDisconnectedWithoutAReply(final byte[] request) throws IOException
+    {
+        final RawRespConnection client = connect();
+        client.sendRaw(request);
+        final long received = client.readUntilClosed(ServerFixture.AWAIT_MS);
+        assertEquals(0, received, "bytes received before the server closed the connection");
     }
 
     private void startServer(final AgniServerBuilder builder) throws IOException

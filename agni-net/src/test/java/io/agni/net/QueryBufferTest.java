@@ -1,5 +1,6 @@
 package io.agni.net;
 
+import io.agni.protocol.BufferMemory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -51,7 +52,7 @@ class QueryBufferTest
     @Test
     void skipMovesTheStartAndKeepsTheRestWhereItIs() throws IOException
     {
-        final QueryBuffer in = new QueryBuffer(1 << 20);
+        final QueryBuffer in = new QueryBuffer(1 << 20, BufferMemory.UNCOUNTED);
         readAll(in, "PING1PING2PING3");
 
         in.skip(5);
@@ -67,7 +68,7 @@ class QueryBufferTest
     @Test
     void consumeAfterASkipBringsWhatIsLeftToOffsetZero() throws IOException
     {
-        final QueryBuffer in = new QueryBuffer(1 << 20);
+        final QueryBuffer in = new QueryBuffer(1 << 20, BufferMemory.UNCOUNTED);
         readAll(in, "aaaabbbbcccc");
         in.skip(4);
 
@@ -80,7 +81,7 @@ class QueryBufferTest
     @Test
     void aReadAfterASkipAppendsBehindWhatIsLeft() throws IOException
     {
-        final QueryBuffer in = new QueryBuffer(1 << 20);
+        final QueryBuffer in = new QueryBuffer(1 << 20, BufferMemory.UNCOUNTED);
         readAll(in, "done|left");
         in.skip(5);
 
@@ -93,17 +94,80 @@ class QueryBufferTest
     @Test
     void growingAfterASkipKeepsTheUnconsumedBytes() throws IOException
     {
-        final QueryBuffer in = new QueryBuffer(1 << 20);
+        final QueryBuffer in = new QueryBuffer(1 << 20, BufferMemory.UNCOUNTED);
         final String fill = "x".repeat(QueryBuffer.INITIAL_CAPACITY - 3) + "end";
         readAll(in, fill);
         assertTrue(in.isFull());
         in.skip(QueryBuffer.INITIAL_CAPACITY - 10);
 
-        assertTrue(in.grow(0));
+        assertEquals(QueryBuffer.GROWN, in.grow(0));
 
         assertEquals(0, in.start());
         assertEquals("xxxxxxxend", text(in));
         assertTrue(in.capacity() > QueryBuffer.INITIAL_CAPACITY);
+        in.free();
+    }
+
+    @Test
+    void aGrowthTheAccountRefusesAllocatesNothing() throws IOException
+    {
+        final CountingMemory memory = new CountingMemory();
+        final QueryBuffer in = new QueryBuffer(1 << 20, memory);
+        readAll(in, "y".repeat(QueryBuffer.INITIAL_CAPACITY));
+        memory.refuse = true;
+
+        assertEquals(QueryBuffer.REFUSED, in.grow(1000));
+
+        assertEquals(QueryBuffer.INITIAL_CAPACITY, in.capacity());
+        assertEquals(QueryBuffer.INITIAL_CAPACITY, memory.held);
+        assertEquals("y".repeat(QueryBuffer.INITIAL_CAPACITY), text(in));
+        in.free();
+        assertEquals(0, memory.held);
+    }
+
+    @Test
+    void aGrowthIsReservedWithTheOldBufferAndAShrinkFreesFirst() throws IOException
+    {
+        final CountingMemory memory = new CountingMemory();
+        final QueryBuffer in = new QueryBuffer(1 << 20, memory);
+        for (int i = 0; i < 4; i++)
+        {
+            readAll(in, "z".repeat(in.capacity() - in.length()));
+            assertEquals(QueryBuffer.GROWN, in.grow(0));
+        }
+        final int grown = in.capacity();
+        assertEquals(16 * QueryBuffer.INITIAL_CAPACITY, grown);
+        assertEquals(grown, memory.held);
+        assertEquals(grown + grown / 2, memory.peak, "the last growth held the old buffer and the new one");
+        in.consume(in.length());
+
+        in.shrinkIfLarge();
+
+        assertEquals(QueryBuffer.INITIAL_CAPACITY, in.capacity());
+        assertEquals(QueryBuffer.INITIAL_CAPACITY, memory.held);
+        assertEquals(grown + grown / 2, memory.peak, "the shrink never held both buffers");
+        in.free();
+        assertEquals(0, memory.held);
+    }
+
+    @Test
+    void aBufferThatGrewOnlyALittleIsKeptAfterACommandAndHoldingAPartialOneIsKeptToo() throws IOException
+    {
+        final QueryBuffer in = new QueryBuffer(1 << 20, BufferMemory.UNCOUNTED);
+        readAll(in, "a".repeat(QueryBuffer.INITIAL_CAPACITY));
+        in.grow(0);
+        in.consume(in.length());
+
+        in.shrinkIfLarge();
+
+        assertEquals(2 * QueryBuffer.INITIAL_CAPACITY, in.capacity(), "up to 64 KiB is kept between commands");
+        readAll(in, "b".repeat(in.capacity()));
+        in.grow(0);
+        readAll(in, "c".repeat(in.capacity() - in.length()));
+        in.grow(0);
+        in.consume(in.length() - 10);
+        in.shrinkIfLarge();
+        assertEquals(8 * QueryBuffer.INITIAL_CAPACITY, in.capacity(), "a partial command keeps its buffer");
         in.free();
     }
 
@@ -131,5 +195,36 @@ class QueryBufferTest
         final byte[] bytes = new byte[in.length()];
         in.buffer().getBytes(in.start(), bytes);
         return new String(bytes, StandardCharsets.US_ASCII);
+    }
+
+    private static final class CountingMemory implements BufferMemory
+    {
+        long held;
+        long peak;
+        boolean refuse;
+
+        @Override
+        public boolean tryReserve(final long bytes)
+        {
+            if (refuse)
+            {
+                return false;
+            }
+            reserve(bytes);
+            return true;
+        }
+
+        @Override
+        public void reserve(final long bytes)
+        {
+            held += bytes;
+            peak = Math.max(peak, held);
+        }
+
+        @Override
+        public void release(final long bytes)
+        {
+            held -= bytes;
+        }
     }
 }

@@ -205,6 +205,44 @@ final class RawRespConnection implements AutoCloseable
         }
     }
 
+    /**
+     * Reads whatever the server sends until it closes the connection.
+     *
+     * @return how many bytes it sent first.
+     * @throws IOException if it did not close the connection within the timeout.
+     */
+    long readUntilClosed(final long timeoutMs) throws IOException
+    {
+        final long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        final byte[] sink = new byte[64 * 1024];
+        long received = 0;
+        try
+        {
+            while (System.nanoTime() - deadline < 0)
+            {
+                socket.setSoTimeout((int)Math.max(1, Math.min(500, (deadline - System.nanoTime()) / 1_000_000)));
+                try
+                {
+                    final int read = in.read(sink);
+                    if (read < 0)
+                    {
+                        return received;
+                    }
+                    received += read;
+                }
+                catch (final SocketTimeoutException ex)
+                {
+                    // keep waiting until the deadline
+                }
+            }
+        }
+        catch (final SocketException ex)
+        {
+            return received;
+        }
+        throw new IOException("the server did not close the connection within " + timeoutMs + " ms");
+    }
+
     private String readLine() throws IOException
     {
         final StringBuilder line = new StringBuilder();

@@ -21,6 +21,11 @@ public final class RespArgs
     private static final int INITIAL_CAPACITY = 16;
     private static final int MAX_CAPACITY = Integer.MAX_VALUE - 8;
 
+    /**
+     * Argument arrays larger than this (32 KiB of heap for the two) are given back by {@link #trim()}.
+     */
+    static final int RETAINED_CAPACITY = 4096;
+
     private DirectBuffer buffer;
     private int count;
     private int[] offsets = new int[INITIAL_CAPACITY];
@@ -94,6 +99,21 @@ public final class RespArgs
         offsets[count] = offset;
         lengths[count] = length;
         count++;
+    }
+
+    /**
+     * Returns the argument arrays to their first size if a command grew them past {@link #RETAINED_CAPACITY}
+     * arguments, so that one command with many arguments does not pin its arrays for the life of a connection.
+     * Only between commands: the arguments are forgotten.
+     */
+    void trim()
+    {
+        count = 0;
+        if (offsets.length > RETAINED_CAPACITY)
+        {
+            offsets = new int[INITIAL_CAPACITY];
+            lengths = new int[INITIAL_CAPACITY];
+        }
     }
 
     private void grow()

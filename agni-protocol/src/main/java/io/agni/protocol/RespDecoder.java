@@ -27,7 +27,8 @@ import org.agrona.DirectBuffer;
  * <h2>Limits</h2>
  * Every declared count and length is checked against {@link ProtocolLimits}, and the pre-authentication limits of
  * Redis, before anything is reserved; nothing is ever sized from a declared number: arguments are recorded as they
- * arrive, and the scratch buffer grows only to hold a line that has arrived. Header and inline lines are searched
+ * arrive, and the scratch buffer grows only to hold a line that has arrived. The arrays of a command with more than
+ * 4096 arguments are given back once it has been handed over. Header and inline lines are searched
  * for their end within the limit only, so a hostile line costs at most a limit's worth of scanning, once.
  *
  * <h2>Where this differs from Redis 7</h2>
@@ -511,6 +512,7 @@ public final class RespDecoder
         resetCommand();
         final boolean goOn = listener.onCommand(args);
         args.wrap(null);
+        args.trim();
         stopped = !goOn;
         return true;
     }

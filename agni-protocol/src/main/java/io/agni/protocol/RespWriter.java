@@ -1,20 +1,23 @@
 package io.agni.protocol;
 
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes RESP2 replies into an expandable direct buffer, appending at {@link #position()}.
+ * Encodes RESP2 replies into a direct buffer ({@link GrowableDirectBuffer}), appending at {@link #position()}.
  *
  * <h2>Memory</h2>
- * The buffer grows as needed and never shrinks by itself; the owner (a connection) writes out
- * {@code [0, position())}, then calls {@link #reset()} or {@link #compact(int)}. Constant replies ({@code +OK},
- * {@code +PONG}, {@code $-1}, {@code :0}, {@code :1}, ...) are encoded once, and integers are written as ASCII in
- * place, so encoding allocates nothing once the buffer is large enough.
+ * The buffer grows as needed, up to the writer's limit, and shrinks only when its owner (a connection) asks
+ * ({@link #shrink(int)}); the owner writes out {@code [0, position())}, then calls {@link #reset()} or
+ * {@link #compact(int)}. A reply that would take the buffer past its limit, or whose growth the
+ * {@link BufferMemory} refuses, stops growing it before anything is allocated: the write throws
+ * {@link BufferLimitException} (through a store's zero-copy read too) and {@link #refusal()} stays set until
+ * {@link #clearRefusal()}. Constant replies ({@code +OK}, {@code +PONG}, {@code $-1}, {@code :0}, {@code :1}, ...)
+ * are encoded once, and integers are written as ASCII in place, so encoding allocates nothing once the buffer is
+ * large enough.
  *
  * <h2>Threads</h2>
  * Not thread-safe; one per connection.
@@ -25,6 +28,11 @@ public final class RespWriter
      * The initial capacity of the buffer when none is given, in bytes.
      */
     public static final int INITIAL_CAPACITY_DEFAULT = 16 * 1024;
+
+    /**
+     * The limit of a writer made without one: the largest direct buffer Java can address.
+     */
+    public static final int UNLIMITED = Integer.MAX_VALUE - 8;
 
     private static final byte[] CRLF = {'\r', '\n'};
     private static final UnsafeBuffer OK = constant("+OK\r\n");
@@ -50,12 +58,12 @@ public final class RespWriter
      */
     private static final int BULK_HEADER_GUESS = 1 + 2 + 2;
 
-    private final ExpandableDirectByteBuffer buffer;
+    private final GrowableDirectBuffer buffer;
     private int position;
     private int bulkHeaderGuess = BULK_HEADER_GUESS;
 
     /**
-     * A writer with a buffer of {@link #INITIAL_CAPACITY_DEFAULT} bytes to start with.
+     * A writer with a buffer of {@link #INITIAL_CAPACITY_DEFAULT} bytes to start with, no limit and no account.
      */
     public RespWriter()
     {
@@ -63,11 +71,21 @@ public final class RespWriter
     }
 
     /**
-     * @param initialCapacity the buffer's initial capacity in bytes.
+     * @param initialCapacity the buffer's initial capacity in bytes; the writer has no limit and no account.
      */
     public RespWriter(final int initialCapacity)
     {
-        buffer = new ExpandableDirectByteBuffer(initialCapacity);
+        this(initialCapacity, UNLIMITED, BufferMemory.UNCOUNTED);
+    }
+
+    /**
+     * @param initialCapacity the buffer's initial capacity in bytes, from 1 to {@code limit}.
+     * @param limit           the most bytes the buffer grows to: a reply that needs more is refused.
+     * @param memory          the account the buffer's allocations are reported to.
+     */
+    public RespWriter(final int initialCapacity, final int limit, final BufferMemory memory)
+    {
+        buffer = new GrowableDirectBuffer(initialCapacity, limit, memory, "reply buffer");
     }
 
     private static UnsafeBuffer constant(final String reply)
@@ -109,10 +127,78 @@ public final class RespWriter
      * Makes sure {@code length} more bytes fit from the position on, growing the buffer if needed.
      *
      * @param length the number of bytes about to be written.
+     * @throws BufferLimitException if the buffer cannot grow that far.
      */
     public void ensureRemaining(final int length)
     {
         buffer.checkLimit(position + length);
+    }
+
+    /**
+     * Checks, without allocating, that {@code length} more bytes could be written from the position on: for a reply
+     * whose size is known before it is built (KEYS), so that one past the limit is not built at all.
+     *
+     * @param length the number of bytes about to be written.
+     * @throws BufferLimitException if they would take the buffer past its limit; {@link #refusal()} is then set.
+     */
+    public void checkRoom(final long length)
+    {
+        buffer.checkRoom(position + length);
+    }
+
+    /**
+     * @return the buffer's capacity in bytes now.
+     */
+    public int capacity()
+    {
+        return buffer.capacity();
+    }
+
+    /**
+     * @return the most bytes the buffer grows to.
+     */
+    public int limit()
+    {
+        return buffer.limit();
+    }
+
+    /**
+     * @return {@link GrowableDirectBuffer#NOT_REFUSED}, or why a growth was refused since the last
+     * {@link #clearRefusal()}: {@link GrowableDirectBuffer#REFUSED_BY_LIMIT} or
+     * {@link GrowableDirectBuffer#REFUSED_BY_MEMORY}.
+     */
+    public int refusal()
+    {
+        return buffer.refusal();
+    }
+
+    /**
+     * Forgets a refusal once it has been dealt with.
+     */
+    public void clearRefusal()
+    {
+        buffer.clearRefusal();
+    }
+
+    /**
+     * Gives back memory: reallocates the buffer to {@code capacity} bytes if it is larger and what is encoded fits.
+     *
+     * @param capacity the capacity to return to, at least 1.
+     */
+    public void shrink(final int capacity)
+    {
+        if (position <= capacity)
+        {
+            buffer.shrink(capacity, position);
+        }
+    }
+
+    /**
+     * Frees the buffer; the writer must not be used again.
+     */
+    public void free()
+    {
+        buffer.free();
     }
 
     /**

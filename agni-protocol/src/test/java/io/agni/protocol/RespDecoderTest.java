@@ -342,6 +342,23 @@ class RespDecoderTest
     }
 
     @Test
+    void theArraysOfACommandWithManyArgumentsAreGivenBackOnceItIsHandedOver()
+    {
+        final long before = decoder.reservedBytes();
+        final StringBuilder command = new StringBuilder("*100000\r\n$3\r\nDEL\r\n");
+        for (int i = 1; i < 100_000; i++)
+        {
+            command.append("$1\r\nk\r\n");
+        }
+
+        decode(command.toString());
+
+        assertEquals(1, listener.commands().size());
+        assertEquals(100_000, listener.commands().get(0).args().size());
+        assertEquals(before, decoder.reservedBytes(), "not the 800 KB the command needed");
+    }
+
+    @Test
     void multibulkCountLineLongerThanLimitIsTooBig()
     {
         final String line = "*" + "1".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT - 1);

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every RESP2 reply type, byte for byte, and the buffer's life: growth, compaction, reset.
@@ -239,6 +240,75 @@ class RespWriterTest
         writer.position(5);
 
         assertWritten("+HI\r\n");
+    }
+
+    @Test
+    void aReplyPastTheLimitIsRefusedBeforeTheBufferGrows()
+    {
+        final RespWriter limited = new RespWriter(64, 1024, BufferMemory.UNCOUNTED);
+        try
+        {
+            limited.ok();
+            final int at = limited.reserveBulk();
+
+            assertThrows(BufferLimitException.class, () -> limited.buffer().putBytes(at, new byte[1020]));
+
+            assertEquals(64, limited.capacity(), "nothing was allocated for the value");
+            assertEquals(5, limited.position(), "the replies before it are intact");
+            assertEquals(GrowableDirectBuffer.REFUSED_BY_LIMIT, limited.refusal());
+            assertThrows(BufferLimitException.class, () -> limited.checkRoom(1020));
+            limited.checkRoom(1019);
+        }
+        finally
+        {
+            limited.free();
+        }
+    }
+
+    @Test
+    void growingFreesTheBufferItReplacesAtOnce()
+    {
+        final long before = DirectMemoryMeter.used();
+        final RespWriter growing = new RespWriter(1 << 20);
+        try
+        {
+            for (int length = 2 << 20; length <= 64 << 20; length <<= 1)
+            {
+                growing.ensureRemaining(length);
+            }
+            final long held = DirectMemoryMeter.used() - before;
+
+            assertEquals(64 << 20, growing.capacity());
+            assertTrue(held <= (64 << 20) + (4 << 20),
+                "only the 64 MiB buffer is held, not every buffer it grew through: held=" + held);
+        }
+        finally
+        {
+            growing.free();
+        }
+        assertTrue(DirectMemoryMeter.used() - before <= 4 << 20, "free gives it all back at once");
+    }
+
+    @Test
+    void shrinkReturnsToASmallBufferKeepingWhatIsEncoded()
+    {
+        final RespWriter large = new RespWriter(16);
+        try
+        {
+            large.ensureRemaining(1 << 20);
+            large.ok();
+
+            large.shrink(16);
+
+            assertEquals(16, large.capacity());
+            final byte[] bytes = new byte[large.position()];
+            large.buffer().getBytes(0, bytes);
+            assertEquals("+OK\r\n", new String(bytes, StandardCharsets.ISO_8859_1));
+        }
+        finally
+        {
+            large.free();
+        }
     }
 
     private void assertWritten(final String expected)

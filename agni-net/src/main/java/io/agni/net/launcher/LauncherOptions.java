@@ -26,6 +26,7 @@ final class LauncherOptions
     static final String TIMEOUT = "--timeout";
     static final String MAX_QUERY_BUFFER = "--max-query-buffer";
     static final String MAX_OUTPUT_BUFFER = "--max-output-buffer";
+    static final String MAX_CLIENT_MEMORY = "--max-client-memory";
     static final String HELP = "--help";
     static final String VERSION = "--version";
 
@@ -42,6 +43,7 @@ final class LauncherOptions
     Long timeoutSeconds;
     Long maxQueryBuffer;
     Long maxOutputBuffer;
+    Long maxClientMemory;
 
     private LauncherOptions()
     {
@@ -114,6 +116,7 @@ final class LauncherOptions
             case TIMEOUT:
             case MAX_QUERY_BUFFER:
             case MAX_OUTPUT_BUFFER:
+            case MAX_CLIENT_MEMORY:
                 return true;
             default:
                 return false;
@@ -156,6 +159,9 @@ final class LauncherOptions
                 break;
             case MAX_OUTPUT_BUFFER:
                 maxOutputBuffer = parseSize(name, value);
+                break;
+            case MAX_CLIENT_MEMORY:
+                maxClientMemory = parseSize(name, value);
                 break;
             default:
                 throw new IllegalStateException("flag without a setter: " + name);
@@ -225,6 +231,8 @@ final class LauncherOptions
      */
     static String usage()
     {
+        final MemoryPlan defaults = MemoryPlan.of(
+            Runtime.getRuntime().maxMemory(), AgniServerBuilder.directMemoryLimit(), null, null);
         final String n = System.lineSeparator();
         return "Usage: java -jar agni-server.jar [options]" + n +
             n +
@@ -238,8 +246,8 @@ final class LauncherOptions
                 AgniServerBuilder.defaultEventLoopThreads() + ")") +
             option("--shards N", "store shards, a power of two (default: 4 x processors, rounded up to a") +
             option("", "power of two, at most 256; here " + OffHeapStoreBuilder.defaultShards() + ")") +
-            option("--max-memory SIZE", "the store's off-heap budget, at most the JVM's direct-memory limit") +
-            option("", "(default: that limit, -XX:MaxDirectMemorySize or else the maximum heap size)") +
+            option("--max-memory SIZE", "the store's off-heap budget (default: the JVM's direct-memory limit") +
+            option("", "less the clients' memory limit; here " + MemorySize.format(defaults.storeBudget) + ")") +
             option("--requirepass PASSWORD", "password clients must give with AUTH (default: none)") +
             option("--protected-mode yes|no", "with no password and a non-loopback --bind, refuse clients") +
             option("", "from other hosts (default yes)") +
@@ -247,13 +255,21 @@ final class LauncherOptions
                 AgniServerBuilder.MAX_CLIENTS_DEFAULT + ")") +
             option("--timeout SECONDS", "close a client idle this long, 0 for never (default 0)") +
             option("--max-query-buffer SIZE", "most bytes of one client's pending command (default " +
-                MemorySize.format(AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT) + ")") +
+                MemorySize.format(AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT) + ",") +
+            option("", "or --max-client-memory if less)") +
             option("--max-output-buffer SIZE", "most bytes of replies waiting for one client (default " +
-                MemorySize.format(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT) + ")") +
+                MemorySize.format(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT) + ",") +
+            option("", "or --max-client-memory if less)") +
+            option("--max-client-memory SIZE", "most bytes all clients' buffers hold together; past it the") +
+            option("", "largest clients are disconnected, 0 for no limit (default: a quarter") +
+            option("", "of the direct-memory limit, at most 1gb; here " +
+                MemorySize.format(defaults.maxClientMemory) + ")") +
             option("--version", "print the version and exit") +
             option("--help, -h", "print this help and exit") +
             n +
             "SIZE is bytes, or a number and a unit as in Redis: k=1000, kb=1024, m, mb, g, gb (100mb, 1gb)." + n +
+            "The direct-memory limit is -XX:MaxDirectMemorySize, or the maximum heap size (-Xmx) if not set;" + n +
+            "the heap holds no data: -Xmx512m suits most workloads (see docs/operations.md)." + n +
             "SIGTERM or Ctrl-C stops accepting, flushes replies already computed, then closes the store." + n +
             "Logs go to stderr; -Dorg.slf4j.simpleLogger.defaultLogLevel=debug also logs every connection." + n;
     }

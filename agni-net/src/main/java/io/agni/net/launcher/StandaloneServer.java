@@ -15,7 +15,8 @@ import java.util.function.Consumer;
 /**
  * What the launcher runs: one {@link OffHeapStore} served by one {@link AgniServer}, opened from the command line
  * and closed in that order reversed: the server first (it stops accepting and flushes replies already computed), so
- * no command can reach the store while it closes.
+ * no command can reach the store while it closes. The store's budget and the clients' memory limit share the JVM's
+ * direct memory as {@link MemoryPlan} decides, and its warnings are logged at start.
  */
 final class StandaloneServer implements AutoCloseable
 {
@@ -24,13 +25,16 @@ final class StandaloneServer implements AutoCloseable
     private final OffHeapStore store;
     private final AgniServer server;
     private final int shards;
+    private final MemoryPlan memory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private StandaloneServer(final OffHeapStore store, final AgniServer server, final int shards)
+    private StandaloneServer(
+        final OffHeapStore store, final AgniServer server, final int shards, final MemoryPlan memory)
     {
         this.store = store;
         this.server = server;
         this.shards = shards;
+        this.memory = memory;
     }
 
     /**
@@ -44,17 +48,15 @@ final class StandaloneServer implements AutoCloseable
      */
     static StandaloneServer open(final LauncherOptions options) throws UsageException
     {
+        final MemoryPlan memory = MemoryPlan.of(Runtime.getRuntime().maxMemory(),
+            AgniServerBuilder.directMemoryLimit(), options.maxMemory, options.maxClientMemory);
         final OffHeapStoreBuilder storeBuilder = OffHeapStore.builder();
         final int shards = options.shards != null ? options.shards : OffHeapStoreBuilder.defaultShards();
         storeBuilder.shards(shards);
-        if (options.maxMemory != null)
-        {
-            storeBuilder.maxMemory(options.maxMemory);
-        }
         final OffHeapStore store;
         try
         {
-            store = storeBuilder.build();
+            store = storeBuilder.maxMemory(memory.storeBudget).build();
         }
         catch (final IllegalArgumentException ex)
         {
@@ -63,8 +65,18 @@ final class StandaloneServer implements AutoCloseable
         }
         try
         {
-            final AgniServer server = configure(AgniServer.builder(store), options).build().start();
-            final StandaloneServer standalone = new StandaloneServer(store, server, shards);
+            final AgniServerBuilder builder = configure(AgniServer.builder(store), options);
+            apply(LauncherOptions.MAX_CLIENT_MEMORY, memory.maxClientMemory, builder::maxClientMemory);
+            final AgniServer server;
+            try
+            {
+                server = builder.build().start();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UsageException(LauncherOptions.MAX_CLIENT_MEMORY + ": " + ex.getMessage());
+            }
+            final StandaloneServer standalone = new StandaloneServer(store, server, shards, memory);
             standalone.logReady();
             return standalone;
         }
@@ -111,9 +123,13 @@ final class StandaloneServer implements AutoCloseable
     {
         final long budget = store.stats().budgetBytes();
         final String host = server.localAddress().getAddress().getHostAddress();
-        LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, pid {}",
-            ServerMain.version(), host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget,
-            ProcessHandle.current().pid());
+        LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, " +
+            "{} byte client memory limit, pid {}", ServerMain.version(), host.indexOf(':') >= 0 ? "[" + host + "]" :
+            host, server.port(), shards, budget, memory.maxClientMemory, ProcessHandle.current().pid());
+        for (final String warning : memory.warnings)
+        {
+            LOG.warn(warning);
+        }
     }
 
     /**

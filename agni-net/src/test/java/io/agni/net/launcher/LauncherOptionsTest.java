@@ -26,6 +26,7 @@ class LauncherOptionsTest
         assertNull(options.timeoutSeconds);
         assertNull(options.maxQueryBuffer);
         assertNull(options.maxOutputBuffer);
+        assertNull(options.maxClientMemory);
     }
 
     @Test
@@ -34,7 +35,7 @@ class LauncherOptionsTest
         final LauncherOptions options = LauncherOptions.parse(
             "--port", "6380", "--bind=0.0.0.0", "--threads", "3", "--shards=16", "--max-memory", "100mb",
             "--requirepass", "s3cret=x", "--protected-mode=no", "--max-clients", "50", "--timeout", "300",
-            "--max-query-buffer", "1mb", "--max-output-buffer=2MB");
+            "--max-query-buffer", "1mb", "--max-output-buffer=2MB", "--max-client-memory", "64mb");
         assertEquals(6380, options.port);
         assertEquals("0.0.0.0", options.bind);
         assertEquals(3, options.threads);
@@ -46,6 +47,7 @@ class LauncherOptionsTest
         assertEquals(300L, options.timeoutSeconds);
         assertEquals(1L << 20, options.maxQueryBuffer);
         assertEquals(2L << 20, options.maxOutputBuffer);
+        assertEquals(64L << 20, options.maxClientMemory);
     }
 
     @Test

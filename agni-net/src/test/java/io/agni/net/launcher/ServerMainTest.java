@@ -90,6 +90,16 @@ class ServerMainTest
     }
 
     @Test
+    void aClientLimitAboveTheClientMemoryLimitExitsWithTheUsageStatus()
+    {
+        assertEquals(ServerMain.EXIT_USAGE,
+            run(with(SMALL, "--port", "0", "--max-query-buffer", "16mb", "--max-client-memory", "8mb")));
+        assertTrue(err().startsWith("agni-server: --max-client-memory: maxQueryBuffer must not exceed " +
+            "maxClientMemory: maxQueryBuffer=16777216, maxClientMemory=8388608"), err());
+        assertTrue(started.isEmpty());
+    }
+
+    @Test
     void storeSettingsThatConflictExitWithTheUsageStatus()
     {
         assertEquals(ServerMain.EXIT_USAGE, run("--port", "0", "--shards", "3"));

@@ -1,10 +1,11 @@
 package io.agni.protocol.command;
 
 import io.agni.api.AgniStore;
+import io.agni.protocol.BufferMemory;
+import io.agni.protocol.GrowableDirectBuffer;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochClock;
 
@@ -15,17 +16,33 @@ import org.agrona.concurrent.EpochClock;
  * <h2>Lifetime</h2>
  * One per {@link CommandProcessor}, re-pointed at each command; valid only inside {@link CommandHandler#execute}.
  * Not thread-safe.
+ *
+ * <h2>Memory</h2>
+ * The scratch buffer starts at {@link #SCRATCH_CAPACITY} bytes, grows as a handler writes into it, and is given
+ * back to that size after any command that grew it past {@link #SCRATCH_RETAINED} ({@link #afterCommand()}), so
+ * one large command does not pin its memory for the life of the processor. Its allocations are reported to the
+ * processor's {@link BufferMemory}.
  */
 public final class CommandContext
 {
     static final String SYNTAX_ERROR = "ERR syntax error";
     static final String NOT_AN_INTEGER = "ERR value is not an integer or out of range";
 
+    /**
+     * The scratch buffer's capacity to start with and to return to.
+     */
+    static final int SCRATCH_CAPACITY = 4096;
+
+    /**
+     * A scratch buffer larger than this after a command is returned to {@link #SCRATCH_CAPACITY}.
+     */
+    static final int SCRATCH_RETAINED = 64 * 1024;
+
     private final AgniStore store;
     private final ServerContext server;
     private final CommandTable table;
     private final EpochClock clock;
-    private final ExpandableDirectByteBuffer scratch = new ExpandableDirectByteBuffer(4096);
+    private final GrowableDirectBuffer scratch;
     private int[] argOffsets = new int[32];
     private int[] argLengths = new int[32];
     private Session session;
@@ -35,12 +52,16 @@ public final class CommandContext
     private Outcome outcome = Outcome.CONTINUE;
     private long longValue;
 
-    CommandContext(final AgniStore store, final ServerContext server, final CommandTable table, final EpochClock clock)
+    CommandContext(
+        final AgniStore store, final ServerContext server, final CommandTable table, final EpochClock clock,
+        final BufferMemory scratchMemory)
     {
         this.store = store;
         this.server = server;
         this.table = table;
         this.clock = clock;
+        this.scratch =
+            new GrowableDirectBuffer(SCRATCH_CAPACITY, RespWriter.UNLIMITED, scratchMemory, "scratch buffer");
     }
 
     void prepare(final Command command, final Session session, final RespArgs args, final RespWriter out)
@@ -117,7 +138,8 @@ public final class CommandContext
     }
 
     /**
-     * @return a scratch buffer this context owns, e.g. for copying a value out of the store before encoding it.
+     * @return a scratch buffer this context owns, e.g. for copying a value out of the store before encoding it;
+     * its contents do not outlive the command, and its memory is given back after a command that grew it large.
      */
     public MutableDirectBuffer scratch()
     {
@@ -202,6 +224,33 @@ public final class CommandContext
     Outcome outcome()
     {
         return outcome;
+    }
+
+    /**
+     * Gives back the scratch buffer's memory if the command grew it past {@link #SCRATCH_RETAINED}.
+     */
+    void afterCommand()
+    {
+        if (scratch.capacity() > SCRATCH_RETAINED)
+        {
+            scratch.shrink(SCRATCH_CAPACITY, 0);
+        }
+    }
+
+    /**
+     * @return the scratch buffer's capacity now, in bytes.
+     */
+    int scratchCapacity()
+    {
+        return scratch.capacity();
+    }
+
+    /**
+     * Frees the scratch buffer; the context must not be used again.
+     */
+    void free()
+    {
+        scratch.free();
     }
 
     /**

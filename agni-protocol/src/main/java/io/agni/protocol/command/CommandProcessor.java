@@ -6,6 +6,7 @@ import io.agni.api.CapacityExceededException;
 import io.agni.api.IntegerOverflowException;
 import io.agni.api.NotAnIntegerException;
 import io.agni.api.StoreClosedException;
+import io.agni.protocol.BufferMemory;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.concurrent.EpochClock;
@@ -63,10 +64,26 @@ public final class CommandProcessor
     public CommandProcessor(
         final AgniStore store, final ServerContext server, final EpochClock clock, final CommandTable table)
     {
+        this(store, server, clock, table, BufferMemory.UNCOUNTED);
+    }
+
+    /**
+     * @param store         the store commands act on.
+     * @param server        the hosting server.
+     * @param clock         the store's clock, for relative expiry times.
+     * @param table         the commands served.
+     * @param scratchMemory the account the scratch buffer's allocations are reported to (a server's client memory).
+     */
+    public CommandProcessor(
+        final AgniStore store, final ServerContext server, final EpochClock clock, final CommandTable table,
+        final BufferMemory scratchMemory)
+    {
         this.table = Objects.requireNonNull(table, "table");
         this.server = Objects.requireNonNull(server, "server");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.context = new CommandContext(Objects.requireNonNull(store, "store"), server, table, clock);
+        this.context = new CommandContext(
+            Objects.requireNonNull(store, "store"), server, table, clock,
+            Objects.requireNonNull(scratchMemory, "scratchMemory"));
     }
 
     /**
@@ -137,7 +154,27 @@ public final class CommandProcessor
             out.position(mark);
             out.error(errorReply(ex));
         }
+        finally
+        {
+            context.afterCommand();
+        }
         return context.outcome();
+    }
+
+    /**
+     * Frees the processor's own buffers; it must not be used again. Only the thread that uses it.
+     */
+    public void free()
+    {
+        context.free();
+    }
+
+    /**
+     * @return the capacity of the command context's scratch buffer now, for tests.
+     */
+    int scratchCapacity()
+    {
+        return context.scratchCapacity();
     }
 
     static String errorReply(final RuntimeException ex)

@@ -34,7 +34,9 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  * DEL, UNLINK, EXISTS, TYPE, the EXPIRE and TTL families and PERSIST use the store's zero-copy forms on the argument
  * views, compare options with upper-case byte constants and write pre-encoded replies, so they allocate nothing in
  * steady state; only their error replies allocate. SCAN, KEYS, RANDOMKEY and RENAME copy keys out of the store or
- * into it, as their store methods take and return {@code byte[]}.
+ * into it, as their store methods take and return {@code byte[]}. KEYS counts the length of its reply as it collects
+ * the keys and stops (the connection's reply limit refuses it) as soon as the reply could not be sent, rather than
+ * collecting a whole large keyspace first.
  *
  * <h2>SCAN cursors</h2>
  * Redis reads a cursor as an unsigned 64-bit decimal and replies {@code ERR invalid cursor} to anything else; here
@@ -57,6 +59,11 @@ final class KeyspaceCommands
      * How many buckets one store scan step visits for KEYS.
      */
     static final int KEYS_SCAN_STEP = 1024;
+
+    /**
+     * The longest array header: {@code *}, ten digits, CRLF.
+     */
+    private static final int ARRAY_HEADER_MAX = 1 + 10 + 2;
 
     private static final long SCAN_COUNT_DEFAULT = 10;
     private static final long MILLIS_PER_SECOND = 1000;
@@ -422,8 +429,10 @@ final class KeyspaceCommands
         final RespArgs args = context.args();
         final byte[] pattern = isMatchAll(args, 1) ? null : args.copy(1);
         final AgniStore store = context.store();
+        final RespWriter out = context.out();
         final List<byte[]> keys = new ArrayList<>();
         final Set<ByteBuffer> seen = new HashSet<>();
+        long replyLength = ARRAY_HEADER_MAX;
         long cursor = 0;
         do
         {
@@ -433,18 +442,34 @@ final class KeyspaceCommands
                 if (seen.add(ByteBuffer.wrap(key)))
                 {
                     keys.add(key);
+                    replyLength += bulkLength(key.length);
                 }
             }
+            // A reply past the connection's limit is refused here, before more keys are collected or any encoded.
+            out.checkRoom(replyLength);
             cursor = result.cursor();
         }
         while (cursor != 0);
 
-        final RespWriter out = context.out();
         out.arrayHeader(keys.size());
         for (final byte[] key : keys)
         {
             out.bulk(key);
         }
+    }
+
+    /**
+     * @return the encoded length of a bulk string of {@code length} bytes: {@code $}, the digits, CRLF, the bytes,
+     * CRLF.
+     */
+    static long bulkLength(final int length)
+    {
+        int digits = 1;
+        for (int n = length; n >= 10; n /= 10)
+        {
+            digits++;
+        }
+        return 1L + digits + 2 + length + 2;
     }
 
     private static boolean isMatchAll(final RespArgs args, final int index)

@@ -32,10 +32,15 @@ final class ServerConfigCommand
     private static final List<Parameter> PARAMETERS = List.of(
         new Parameter("appendonly", c -> "no", "no", "argument must be 'no' (agni does not persist)"),
         new Parameter("bind", c -> c.server().bindAddress(), null, null),
+        new Parameter(
+            "client-output-buffer-limit", ServerConfigCommand::outputBufferLimit, null, null),
+        new Parameter(
+            "client-query-buffer-limit", c -> Long.toString(c.server().maxQueryBuffer()), null, null),
         new Parameter("cluster-enabled", c -> "no", null, null),
         new Parameter("databases", c -> "1", null, null),
         new Parameter("maxclients", c -> Integer.toString(c.server().maxClients()), null, null),
         new Parameter("maxmemory", c -> Long.toString(c.store().stats().budgetBytes()), null, null),
+        new Parameter("maxmemory-clients", c -> Long.toString(c.server().maxClientMemory()), null, null),
         new Parameter(
             "maxmemory-policy", c -> "noeviction", "noeviction", "argument(s) must be one of the following: noeviction"),
         new Parameter("port", c -> Integer.toString(c.server().tcpPort()), null, null),
@@ -134,6 +139,16 @@ final class ServerConfigCommand
             }
         }
         context.out().ok();
+    }
+
+    /**
+     * Redis's format, every class with its hard limit, soft limit and soft seconds; agni has only normal clients
+     * and only a hard limit for them, and reports Redis's defaults for the other classes.
+     */
+    private static String outputBufferLimit(final CommandContext context)
+    {
+        return "normal " + context.server().maxOutputBuffer() + " 0 0 slave 268435456 67108864 60 " +
+            "pubsub 33554432 8388608 60";
     }
 
     private static void configSetFailed(final CommandContext context, final String name, final String reason)

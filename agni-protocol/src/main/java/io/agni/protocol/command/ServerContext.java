@@ -22,6 +22,12 @@ public interface ServerContext
     int MAX_CLIENTS_DEFAULT = 10_000;
 
     /**
+     * Redis's default {@code client-query-buffer-limit}, 1 GiB, reported when a host does not override
+     * {@link #maxQueryBuffer()}.
+     */
+    long MAX_QUERY_BUFFER_DEFAULT = 1L << 30;
+
+    /**
      * @return whether clients must authenticate ({@code requirepass} is set).
      */
     boolean authenticationRequired();
@@ -86,5 +92,50 @@ public interface ServerContext
     default ProtocolLimits protocolLimits()
     {
         return ProtocolLimits.DEFAULT;
+    }
+
+    /**
+     * @return the most bytes one client's pending command may take ({@code CONFIG GET client-query-buffer-limit});
+     * {@link #MAX_QUERY_BUFFER_DEFAULT} by default.
+     */
+    default long maxQueryBuffer()
+    {
+        return MAX_QUERY_BUFFER_DEFAULT;
+    }
+
+    /**
+     * @return the most bytes of replies one client may have waiting, 0 for no limit
+     * ({@code CONFIG GET client-output-buffer-limit}, the hard limit of class {@code normal}); 0 by default, as Redis.
+     */
+    default long maxOutputBuffer()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the bytes the clients' buffers hold now (query and reply buffers, the command layer's scratch):
+     * {@code mem_clients_normal}, and part of {@code used_memory}; 0 by default.
+     */
+    default long clientMemoryBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the most bytes the clients' buffers may hold together before the clients using the most are
+     * disconnected, 0 for no limit ({@code CONFIG GET maxmemory-clients}); 0 by default, as Redis.
+     */
+    default long maxClientMemory()
+    {
+        return 0;
+    }
+
+    /**
+     * @return the clients disconnected so far because the clients' buffers passed {@link #maxClientMemory()}
+     * ({@code evicted_clients}); 0 by default.
+     */
+    default long evictedClients()
+    {
+        return 0;
     }
 }

@@ -19,7 +19,9 @@ import java.util.Properties;
  * The sections are those of Redis's default set that mean something for agni: server, clients, memory,
  * persistence, stats, replication, cluster and keyspace; {@code default}, {@code all} and {@code everything} all
  * select them, and unknown sections are ignored. Each has the fields tools read, with Redis's names and formats,
- * plus a few {@code agni_} fields. The memory fields count the store's off-heap memory, not the JVM heap;
+ * plus a few {@code agni_} fields. The memory fields count off-heap memory, not the JVM heap: {@code used_memory}
+ * is the store's plus the clients' buffers ({@code mem_clients_normal}), {@code used_memory_dataset} the store's
+ * live entries, {@code maxmemory} the store's budget;
  * persistence, replication and cluster report "none"; {@code avg_ttl} is 0 because agni does not track it, and
  * {@code total_commands_processed} is left out because nothing counts it cheaply.
  */
@@ -89,13 +91,13 @@ final class ServerInfoCommand
                 clientsSection(context.server(), info);
                 break;
             case "memory":
-                memorySection(stats, info);
+                memorySection(stats, context.server(), info);
                 break;
             case "persistence":
                 persistenceSection(context.server(), info);
                 break;
             case "stats":
-                statsSection(stats, info);
+                statsSection(stats, context.server(), info);
                 break;
             case "replication":
                 info.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
@@ -140,12 +142,15 @@ final class ServerInfoCommand
             .append("tracking_clients:0\r\n");
     }
 
-    private static void memorySection(final StoreStats stats, final StringBuilder info)
+    private static void memorySection(final StoreStats stats, final ServerContext server, final StringBuilder info)
     {
+        final long clients = server.clientMemoryBytes();
+        final long used = stats.offHeapBytes() + clients;
         info.append("# Memory\r\n")
-            .append("used_memory:").append(stats.offHeapBytes()).append("\r\n")
-            .append("used_memory_human:").append(humanBytes(stats.offHeapBytes())).append("\r\n")
+            .append("used_memory:").append(used).append("\r\n")
+            .append("used_memory_human:").append(humanBytes(used)).append("\r\n")
             .append("used_memory_dataset:").append(stats.liveEntryBytes()).append("\r\n")
+            .append("mem_clients_normal:").append(clients).append("\r\n")
             .append("maxmemory:").append(stats.budgetBytes()).append("\r\n")
             .append("maxmemory_human:").append(humanBytes(stats.budgetBytes())).append("\r\n")
             .append("maxmemory_policy:noeviction\r\n");
@@ -164,11 +169,12 @@ final class ServerInfoCommand
             .append("aof_rewrite_in_progress:0\r\n");
     }
 
-    private static void statsSection(final StoreStats stats, final StringBuilder info)
+    private static void statsSection(final StoreStats stats, final ServerContext server, final StringBuilder info)
     {
         info.append("# Stats\r\n")
             .append("expired_keys:").append(stats.expired()).append("\r\n")
             .append("evicted_keys:").append(stats.evicted()).append("\r\n")
+            .append("evicted_clients:").append(server.evictedClients()).append("\r\n")
             .append("keyspace_hits:").append(stats.hits()).append("\r\n")
             .append("keyspace_misses:").append(stats.misses()).append("\r\n")
             .append("agni_rejected_writes:").append(stats.rejectedWrites()).append("\r\n");

@@ -42,6 +42,8 @@ public final class Session
     private volatile String libraryVersion = "";
     private volatile long lastCommandMillis;
     private volatile String lastCommand = "NULL";
+    private volatile long queryBufferBytes;
+    private volatile long replyBufferBytes;
     private boolean authenticated;
 
     /**
@@ -172,6 +174,35 @@ public final class Session
     public String lastCommand()
     {
         return lastCommand;
+    }
+
+    /**
+     * @return the bytes the connection's query buffer holds allocated ({@code CLIENT LIST}'s {@code qbuf}).
+     */
+    public long queryBufferBytes()
+    {
+        return queryBufferBytes;
+    }
+
+    /**
+     * @return the bytes the connection's reply buffer holds allocated ({@code CLIENT LIST}'s {@code rbs}).
+     */
+    public long replyBufferBytes()
+    {
+        return replyBufferBytes;
+    }
+
+    /**
+     * Publishes the sizes of the connection's buffers, each time one is allocated anew (rarely: a growth or a
+     * shrink). Only the thread that serves the connection.
+     *
+     * @param queryBufferBytes the query buffer's capacity.
+     * @param replyBufferBytes the reply buffer's capacity.
+     */
+    public void bufferMemory(final long queryBufferBytes, final long replyBufferBytes)
+    {
+        this.queryBufferBytes = queryBufferBytes;
+        this.replyBufferBytes = replyBufferBytes;
     }
 
     void commandExecuted(final String command, final long nowMillis)

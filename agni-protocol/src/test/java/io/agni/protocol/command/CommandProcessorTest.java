@@ -97,4 +97,28 @@ class CommandProcessorTest
                 new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1));
         }
     }
+
+    @Test
+    void theScratchBufferReturnsToItsSmallSizeAfterALargeCommand()
+    {
+        final CommandTable table = new CommandTable.Builder()
+            .add("fill", 2, 0, 0, 0, 0, context ->
+            {
+                context.scratch().setMemory(0, Integer.parseInt(context.args().asString(1)), (byte)'x');
+                context.out().integer(context.scratch().capacity());
+            })
+            .build();
+        final CommandProcessor processor = new CommandProcessor(harness.store, harness.server, harness.clock, table);
+        final io.agni.protocol.RespWriter out = new io.agni.protocol.RespWriter(64);
+
+        processor.execute(harness.session, io.agni.protocol.RespArgs.of("fill", "1000000"), out);
+
+        final byte[] bytes = new byte[out.position()];
+        out.buffer().getBytes(0, bytes);
+        assertEquals(":1000000\r\n", new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1),
+            "the command had a 1 MB scratch buffer");
+        assertEquals(CommandContext.SCRATCH_CAPACITY, processor.scratchCapacity(), "and gave it back after");
+        processor.free();
+        out.free();
+    }
 }

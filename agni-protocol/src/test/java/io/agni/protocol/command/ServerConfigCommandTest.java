@@ -43,7 +43,9 @@ class ServerConfigCommandTest
     @ParameterizedTest
     @CsvSource({
         "databases, 1", "maxmemory-policy, noeviction", "port, 0", "bind, ''", "timeout, 0", "maxclients, 10000",
-        "proto-max-bulk-len, 536870912", "cluster-enabled, no" })
+        "proto-max-bulk-len, 536870912", "cluster-enabled, no", "maxmemory-clients, 0",
+        "client-query-buffer-limit, 1073741824",
+        "client-output-buffer-limit, normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60" })
     void configGetReportsAgnisSettings(final String name, final String value)
     {
         assertEquals(
@@ -62,11 +64,11 @@ class ServerConfigCommandTest
     void configGetMatchesGlobPatternsInTableOrder()
     {
         assertEquals(
-            "*6\r\n$10\r\nmaxclients\r\n$5\r\n10000\r\n$9\r\nmaxmemory\r\n$10\r\n1073741824\r\n" +
-            "$16\r\nmaxmemory-policy\r\n$10\r\nnoeviction\r\n",
+            "*8\r\n$10\r\nmaxclients\r\n$5\r\n10000\r\n$9\r\nmaxmemory\r\n$10\r\n1073741824\r\n" +
+            "$17\r\nmaxmemory-clients\r\n$1\r\n0\r\n$16\r\nmaxmemory-policy\r\n$10\r\nnoeviction\r\n",
             harness.reply("CONFIG", "GET", "max*"));
         assertEquals("*2\r\n$4\r\nsave\r\n$0\r\n\r\n", harness.reply("CONFIG", "GET", "s?v[a-f]"));
-        assertEquals(22, count(harness.reply("CONFIG", "GET", "*")));
+        assertEquals(28, count(harness.reply("CONFIG", "GET", "*")));
     }
 
     @Test
