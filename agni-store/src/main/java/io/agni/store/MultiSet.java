@@ -127,7 +127,15 @@ final class MultiSet
             }
             for (final int s : order)
             {
-                store.shardAt(s).maybeCompactLocked();
+                long written = 0;
+                for (int i = 0; i < count; i++)
+                {
+                    if (shardOf[i] == s)
+                    {
+                        written += EntryLayout.length(keys[i].capacity(), values[i].capacity(), false);
+                    }
+                }
+                store.shardAt(s).maybeCompactLocked(written);
             }
             return true;
         }
