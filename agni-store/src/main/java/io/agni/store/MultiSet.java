@@ -156,7 +156,16 @@ final class MultiSet
             writeAndLink(store, c);
             for (int j = 0; j < shards; j++)
             {
-                store.shardAt(order[j]).maybeCompactLocked();
+                final int s = order[j];
+                long written = 0;
+                for (int i = 0; i < count; i++)
+                {
+                    if (shardOf[i] == s)
+                    {
+                        written += EntryLayout.length(keyLengths[i], valueLengths[i], false);
+                    }
+                }
+                store.shardAt(s).maybeCompactLocked(written);
             }
             return true;
         }

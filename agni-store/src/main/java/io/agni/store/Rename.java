@@ -105,10 +105,10 @@ final class Rename
             throw ex;
         }
         fromShard.removeLocked(fromHash, from, 0, fromLength, source);
-        toShard.maybeCompactLocked();
+        toShard.maybeCompactLocked(EntryLayout.length(toLength, source.valueLength, source.hasExpiry()));
         if (fromShard != toShard)
         {
-            fromShard.maybeCompactLocked();
+            fromShard.maybeCompactLocked(0);
         }
         return RenameResult.RENAMED;
     }

@@ -51,6 +51,7 @@ public final class Arena
     private int nextId = 1;
     private Segment head;
     private Segment spare;
+    private Segment evacuating;
     private int nextRegularBytes = FIRST_SEGMENT_BYTES;
     private long heldBytes;
     private long regularBytes;
@@ -224,6 +225,10 @@ public final class Arena
      */
     public void onCompactedInPlace(final Segment s, final int used)
     {
+        if (s == evacuating)
+        {
+            evacuating = null;
+        }
         s.used = used;
         if (head == null || s.capacity() - used > head.capacity() - head.used)
         {
@@ -284,6 +289,29 @@ public final class Arena
     }
 
     /**
+     * Marks the segment that copying compaction evacuates in steps, between writes. The mark is dropped when the
+     * segment is recycled (its last live entry died or moved), compacted in place (its entries' offsets changed) or
+     * released with everything else; so while {@link #evacuating()} returns it, its entries are where compaction
+     * left them and its {@code used} does not change (it is neither head nor spare, so nothing is appended to it).
+     *
+     * @param victim a regular segment from {@link #compactionVictim()}.
+     */
+    public void startEvacuation(final Segment victim)
+    {
+        evacuating = victim;
+    }
+
+    /**
+     * The segment being evacuated, if any.
+     *
+     * @return the segment from {@link #startEvacuation(Segment)}, or {@code null} if there is none any more.
+     */
+    public Segment evacuating()
+    {
+        return evacuating;
+    }
+
+    /**
      * Moves the accounting of a live entry out of a segment being compacted (its bytes were copied elsewhere and
      * accounted there by {@link #onWritten(int, int)}).
      *
@@ -300,12 +328,16 @@ public final class Arena
     }
 
     /**
-     * Recycles a segment emptied by compaction.
+     * Ends the evacuation of a segment, recycling it if compaction emptied it.
      *
-     * @param victim a segment with no live entries.
+     * @param victim the segment being evacuated.
      */
     public void onCompacted(final Segment victim)
     {
+        if (victim == evacuating)
+        {
+            evacuating = null;
+        }
         if (victim.live == 0 && victim != head)
         {
             recycle(victim);
@@ -398,6 +430,7 @@ public final class Arena
         nextId = 1;
         head = null;
         spare = null;
+        evacuating = null;
         nextRegularBytes = FIRST_SEGMENT_BYTES;
         heldBytes = 0;
         regularBytes = 0;
@@ -504,6 +537,10 @@ public final class Arena
 
     private void recycle(final Segment s)
     {
+        if (s == evacuating)
+        {
+            evacuating = null;
+        }
         regularBytes -= s.capacity();
         if (spare == null)
         {

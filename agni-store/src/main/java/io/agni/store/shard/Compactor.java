@@ -8,20 +8,75 @@ import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
 
 /**
- * Reclaims the garbage of one shard's arena (docs/architecture.md, "Reuse of freed space"): after a write,
- * copying compaction of the segment with the fewest live bytes into the head when garbage passes 1/8 of the
- * regular segment bytes; when the budget refuses a new segment, compaction in place of the segment with the most
- * non-live bytes. A moved entry's slot is found by hashing its key and probing for the exact old slot word.
+ * Reclaims the garbage of one shard's arena (docs/architecture.md, "Reuse of freed space").
+ *
+ * <h2>Copying compaction, in bounded steps</h2>
+ * When garbage passes 1/8 of the regular segment bytes, the segment with the fewest live bytes becomes the victim
+ * ({@link Arena#startEvacuation}) and is evacuated a step at a time: each write that allocated (and each tick of the
+ * expiry sweep) copies the next live entries after {@link #resume} to the head and points their slots at the copies,
+ * then stops. A step moves at most {@link #stepBytes} bytes (or one entry, if that entry alone is longer) and looks
+ * at most {@link #STEP_ENTRIES} entries, so a write pays for a few entries of compaction, never a whole segment. Once
+ * every live entry has left, the victim is recycled.
+ * <p>
+ * Between steps the victim is an ordinary segment: users may overwrite or delete its entries (they die where they
+ * are; a step skips dead entries) or rewrite one in place (it is still live, at the same offset, and moves later).
+ * Every entry before {@link #resume} is dead. Anything that would move the victim's entries or reuse its memory
+ * (the victim's last live entry dying, compaction in place, {@code clear}) drops the arena's mark, and the next step
+ * picks a new victim, from offset 0. A moved entry's slot is found by hashing its key and probing for the exact old
+ * slot word, in the table of the moment, so the table may grow between steps.
+ *
+ * <h2>Compaction in place</h2>
+ * When the budget refuses a new segment, {@link #allocate} slides the live entries of the segment with the most
+ * non-live bytes to its start and appends at its freed tail, up to {@link #IN_PLACE_ATTEMPTS} segments. This work is
+ * not bounded by a step: it runs only when the alternative is refusing the write, and a half-slid segment would
+ * leave a hole no entry describes.
  *
  * <h2>Concurrency</h2>
  * Every method runs under the owning shard's write lock, so optimistic readers of moved entries fail validation.
  */
 final class Compactor
 {
+    /**
+     * The bytes one step may move, at least ({@code N}). Chosen by measurement
+     * (docs/experiments/compaction-latency.md): about 8 entries of the churn benchmark's average size; 16 KiB doubled
+     * the SET p99 under churn, 1 KiB was no better, and the pace ({@link #PACE}) decides the step for entries over
+     * {@code N / 8} bytes anyway.
+     */
+    static final int STEP_BYTES = 4 * 1024;
+
+    /**
+     * The entries, live or dead, one step looks at, at most: bounds a step over a victim of many small dead entries.
+     */
+    static final int STEP_ENTRIES = 256;
+
+    /**
+     * A step may move this many times the bytes the write itself wrote, when that is more than {@link #STEP_BYTES}.
+     * At the 1/8 threshold the victim (the segment with the fewest live bytes) is at most about 7/8 live, so freeing
+     * the garbage one write made means moving up to 7 times its bytes: a pace of 8 keeps up, so garbage stays near
+     * the threshold whatever the entry size.
+     */
+    static final int PACE = 8;
+
+    /**
+     * How many segments compaction in place may slide for one write, at most.
+     */
+    static final int IN_PLACE_ATTEMPTS = 4;
+
     private final ShardStorage shard;
     private final Arena arena;
     private final long seed;
     private final EntryCursor moveCursor = new EntryCursor();
+
+    /**
+     * Where the next step looks in the victim; every entry before it is dead. Valid only while the arena's mark
+     * ({@link Arena#evacuating()}) is set: a new victim starts at 0.
+     */
+    private int resume;
+
+    /**
+     * Bytes moved by copying compaction since the shard was made: for tests, which bound what one write moves.
+     */
+    long movedBytes;
 
     Compactor(final ShardStorage shard, final Arena arena, final long seed)
     {
@@ -30,26 +85,73 @@ final class Compactor
         this.seed = seed;
     }
 
-    void maybeCompact()
+    /**
+     * After a write: one step of the evacuation in progress, or, if there is none and garbage is above the threshold,
+     * of a new one.
+     *
+     * @param writtenBytes the bytes the write put into the arena, which pace the step ({@link #PACE}); 0 for none.
+     */
+    void afterWrite(final long writtenBytes)
     {
-        final long garbage = arena.garbageBytes();
-        if (garbage < Arena.FIRST_SEGMENT_BYTES || garbage * 8 <= arena.regularBytes())
+        Segment victim = arena.evacuating();
+        if (victim == null)
         {
-            return;
+            final long garbage = arena.garbageBytes();
+            if (garbage < Arena.FIRST_SEGMENT_BYTES || garbage * 8 <= arena.regularBytes())
+            {
+                return;
+            }
+            victim = arena.compactionVictim();
+            if (victim == null)
+            {
+                return;
+            }
+            arena.startEvacuation(victim);
+            resume = 0;
         }
-        final Segment victim = arena.compactionVictim();
-        if (victim != null)
-        {
-            compact(victim);
-        }
+        step(victim, stepBytes(writtenBytes));
     }
 
-    private void compact(final Segment victim)
+    /**
+     * Whether a victim is being evacuated (a racy read from the sweep thread is fine: a stale answer only moves the
+     * step to the next tick).
+     *
+     * @return {@code true} if another step is due.
+     */
+    boolean pending()
+    {
+        return arena.evacuating() != null;
+    }
+
+    /**
+     * Where the next step starts in the victim, for integrity checks.
+     *
+     * @return the offset, meaningful only while {@link #pending()}.
+     */
+    int resumeOffset()
+    {
+        return resume;
+    }
+
+    /**
+     * The most bytes a step after a write of {@code writtenBytes} bytes moves (one entry more, if that entry alone is
+     * longer).
+     *
+     * @param writtenBytes the bytes the write put into the arena.
+     * @return the step's byte budget.
+     */
+    static int stepBytes(final long writtenBytes)
+    {
+        return (int)Math.min(Arena.MAX_SEGMENT_BYTES, Math.max(STEP_BYTES, PACE * writtenBytes));
+    }
+
+    private void step(final Segment victim, final int budget)
     {
         final EntryCursor m = moveCursor;
         final int end = victim.used();
-        int p = 0;
-        while (p < end && victim.live() > 0)
+        int p = resume;
+        int moved = 0;
+        for (int examined = 0; p < end && victim.live() > 0 && examined < STEP_ENTRIES; examined++)
         {
             if (!m.wrap(victim.buffer, victim.id, p))
             {
@@ -58,40 +160,85 @@ final class Compactor
             final int length = m.length;
             if (!m.isDead())
             {
-                final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
-                final long oldSlot = IndexLayout.slot(tag, victim.id, p);
-                final int index = findSlot(oldSlot);
-                final long location = arena.allocate(length);
-                if (location == Arena.NO_SPACE)
+                if (moved > 0 && moved + length > budget)
                 {
+                    break;
+                }
+                if (!move(victim, p, length))
+                {
+                    // the budget refused a segment to copy into: stop, and let a later write pick a victim again
+                    movedBytes += moved;
+                    arena.onCompacted(victim);
                     return;
                 }
-                final int segmentId = Arena.segmentIdOf(location);
-                final int offset = Arena.offsetOf(location);
-                arena.segments()[segmentId].buffer.putBytes(offset, victim.buffer, p, length);
-                arena.onWritten(segmentId, length);
-                shard.table().put(index, IndexLayout.slot(tag, segmentId, offset));
-                arena.onMoved(victim, p, length);
+                moved += length;
             }
             p += length;
         }
-        arena.onCompacted(victim);
+        resume = p;
+        movedBytes += moved;
+        if (p >= end || victim.live() == 0)
+        {
+            arena.onCompacted(victim);
+        }
+    }
+
+    /**
+     * Copies the live entry at {@code offset} in the victim to the head and points its slot at the copy.
+     *
+     * @return {@code false} if the budget refused the space; nothing changed.
+     */
+    private boolean move(final Segment victim, final int offset, final int length)
+    {
+        final EntryCursor m = moveCursor;
+        final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
+        final int index = findSlot(IndexLayout.slot(tag, victim.id, offset));
+        final long location = arena.allocate(length);
+        if (location == Arena.NO_SPACE)
+        {
+            return false;
+        }
+        final int segmentId = Arena.segmentIdOf(location);
+        final int to = Arena.offsetOf(location);
+        arena.segments()[segmentId].buffer.putBytes(to, victim.buffer, offset, length);
+        arena.onWritten(segmentId, length);
+        shard.table().put(index, IndexLayout.slot(tag, segmentId, to));
+        arena.onMoved(victim, offset, length);
+        return true;
+    }
+
+    /**
+     * Reserves arena space for an entry; when the budget refuses a segment, compacts in place (skipping
+     * {@code excludedSegmentId}, 0 for none) and tries once more.
+     *
+     * @param length the entry's length; {@link Arena#allocate} refuses one that is not a positive int.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    long allocate(final long length, final int excludedSegmentId)
+    {
+        final long location = arena.allocate(length);
+        if (location != Arena.NO_SPACE || !reclaimInPlace((int)length, excludedSegmentId))
+        {
+            return location;
+        }
+        return arena.allocate(length);
     }
 
     /**
      * When the budget refuses a new segment, makes room for a regular entry without one: slides the live entries of
      * the segment with the most non-live bytes to its start and appends at its freed tail. The segment holding the
-     * entry being replaced is left alone, since the caller still reads it.
+     * entry being replaced is left alone, since the caller still reads it. A victim being evacuated may be slid like
+     * any other segment; that ends its evacuation.
      *
      * @return whether the head now has room for {@code length} bytes.
      */
-    boolean reclaimInPlace(final int length, final int excludedSegmentId)
+    private boolean reclaimInPlace(final int length, final int excludedSegmentId)
     {
         if (length > Arena.LARGE_ENTRY_BYTES)
         {
             return false;
         }
-        for (int attempt = 0; attempt < 4 && arena.headFree() < length; attempt++)
+        for (int attempt = 0; attempt < IN_PLACE_ATTEMPTS && arena.headFree() < length; attempt++)
         {
             final Segment victim = arena.mostReclaimable(excludedSegmentId);
             if (victim == null || victim.capacity() - victim.live() < length)

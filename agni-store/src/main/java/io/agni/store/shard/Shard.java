@@ -734,16 +734,16 @@ public final class Shard extends ShardStorage
     // ------------------------------------------------------------------------------------------------------------
 
     /**
-     * Removes up to {@code maxSlots} slots' worth of expired entries, continuing where the last sweep stopped. A
-     * shard that holds no entry with an expiry time is not locked at all, so that a store without expiring keys
-     * fails no optimistic read and blocks no writer for its sweep. That test reads the count without the lock; a
-     * stale zero only leaves the entries to the next sweep (or to the lazy check of the next access).
+     * Removes up to {@code maxSlots} slots' worth of expired entries, continuing where the last sweep stopped, and
+     * takes a step of compaction ({@link Compactor}). A shard with no expiring entry and no compaction under way is
+     * not locked at all, so that an idle store fails no optimistic read and blocks no writer for its sweep. That test
+     * reads both racily; a stale answer only leaves the work to the next sweep (or the access that comes first).
      *
      * @return entries removed.
      */
     public int sweep(final int maxSlots, final EntryCursor e)
     {
-        if (expiring == 0)
+        if (expiring == 0 && !compactor.pending())
         {
             return 0;
         }

@@ -19,7 +19,7 @@ final class ShardIntegrity
 
     static void verify(
         final IndexTable table, final Arena arena, final int count, final int expiring, final long seed,
-        final EntryCursor e, final ThreadContext scratch)
+        final int resume, final EntryCursor e, final ThreadContext scratch)
     {
         final Segment[] segments = arena.segments();
         int slots = 0;
@@ -64,6 +64,14 @@ final class ShardIntegrity
         check(arena.sumSegmentCapacity() == arena.heldBytes(),
             "segments' capacities sum to " + arena.sumSegmentCapacity() + ", arena holds " + arena.heldBytes());
 
+        final Segment victim = arena.evacuating();
+        if (victim != null)
+        {
+            check(victim.id < segments.length && segments[victim.id] == victim,
+                "evacuated segment " + victim.id + " is not in the arena");
+            check(!victim.dedicated && victim.live() > 0, "evacuated segment is dedicated or empty");
+            check(resume <= victim.used(), "evacuation resumes at " + resume + " past used=" + victim.used());
+        }
         int liveEntries = 0;
         for (int id = 1; id < segments.length; id++)
         {
@@ -78,6 +86,11 @@ final class ShardIntegrity
             while (p < s.used())
             {
                 check(e.wrap(s.buffer, id, p), "segment " + id + " has a bad header at " + p);
+                if (s == victim && p < resume)
+                {
+                    check(e.isDead(), "evacuated segment " + id + " has a live entry at " + p + " before " + resume);
+                    check(p + e.length <= resume, "evacuation resumes at " + resume + " inside an entry at " + p);
+                }
                 if (!e.isDead())
                 {
                     live += e.length;

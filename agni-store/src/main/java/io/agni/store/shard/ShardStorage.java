@@ -144,7 +144,7 @@ abstract class ShardStorage
         Limits.checkEntry(keyLength, source.valueLength, maxValueLength);
         final boolean hasExpiry = source.hasExpiry();
         final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
-        final long location = allocateReclaiming(entryLength, sourceSegmentId);
+        final long location = compactor.allocate(entryLength, sourceSegmentId);
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
@@ -210,7 +210,7 @@ abstract class ShardStorage
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
         final long entryLength = EntryLayout.length(keyLength, valueLength, false);
-        final long location = allocateReclaiming(entryLength, 0);
+        final long location = compactor.allocate(entryLength, 0);
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
@@ -267,11 +267,13 @@ abstract class ShardStorage
     }
 
     /**
-     * Runs compaction if garbage is high; the caller holds the write lock.
+     * Runs a step of compaction if one is under way or garbage is high; the caller holds the write lock.
+     *
+     * @param writtenBytes the bytes the write put into this shard's arena, which pace the step.
      */
-    public void maybeCompactLocked()
+    public void maybeCompactLocked(final long writtenBytes)
     {
-        compactor.maybeCompact();
+        compactor.afterWrite(writtenBytes);
     }
 
     /**
@@ -287,17 +289,20 @@ abstract class ShardStorage
     // ------------------------------------------------------------------------------------------------------------
 
     /**
-     * Removes up to {@code maxSlots} slots' worth of expired entries, continuing where the last sweep stopped.
-     * The caller holds the write lock.
+     * Removes up to {@code maxSlots} slots' worth of expired entries, continuing where the last sweep stopped, then
+     * takes a step of compaction if one is under way or garbage is high. The caller holds the write lock.
      *
      * @return entries removed.
      */
     int sweepLocked(final int maxSlots, final EntryCursor e)
     {
-        if (expiring == 0)
-        {
-            return 0;
-        }
+        final int removed = expiring == 0 ? 0 : removeExpired(maxSlots, e);
+        compactor.afterWrite(0);
+        return removed;
+    }
+
+    private int removeExpired(final int maxSlots, final EntryCursor e)
+    {
         final long now = clock.time();
         final IndexTable t = table;
         final Segment[] segments = arena.segments();
@@ -329,10 +334,6 @@ abstract class ShardStorage
             examined++;
         }
         sweepCursor = i;
-        if (removed > 0)
-        {
-            compactor.maybeCompact();
-        }
         return removed;
     }
 
@@ -476,7 +477,7 @@ abstract class ShardStorage
      */
     void verifyLocked(final EntryCursor e, final ThreadContext scratch)
     {
-        ShardIntegrity.verify(table, arena, count, expiring, seed, e, scratch);
+        ShardIntegrity.verify(table, arena, count, expiring, seed, compactor.resumeOffset(), e, scratch);
     }
 
     /**
@@ -682,7 +683,7 @@ abstract class ShardStorage
         {
             ensureRoomForNewKeys(1);
         }
-        final long location = allocateReclaiming(entryLength, i >= 0 ? old.segmentId : 0);
+        final long location = compactor.allocate(entryLength, i >= 0 ? old.segmentId : 0);
         if (location == Arena.NO_SPACE)
         {
             rejected++;
@@ -695,7 +696,7 @@ abstract class ShardStorage
             value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
         link(i, IndexLayout.slot(tag, segmentId, offset), old, hasExpiry);
-        compactor.maybeCompact();
+        compactor.afterWrite(length);
     }
 
     /**
@@ -722,23 +723,6 @@ abstract class ShardStorage
         {
             expiring++;
         }
-    }
-
-    /**
-     * Reserves arena space for an entry; when the budget refuses a segment, compacts in place (skipping
-     * {@code excludedSegmentId}, 0 for none) and tries once more.
-     *
-     * @param length the entry's length; {@link Arena#allocate} refuses one that is not a positive int.
-     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
-     */
-    private long allocateReclaiming(final long length, final int excludedSegmentId)
-    {
-        final long location = arena.allocate(length);
-        if (location != Arena.NO_SPACE || !compactor.reclaimInPlace((int)length, excludedSegmentId))
-        {
-            return location;
-        }
-        return arena.allocate(length);
     }
 
     private static void copyValue(
