@@ -36,7 +36,7 @@ for round in $(seq 1 "$ROUNDS"); do
             json="$OUT/r$round-$heap-$store.json"
             args=()
             if [ "$heap" = fixed ]; then
-                args=(-jvmArgsAppend "$FIXED")
+                args=(-jvmArgsPrepend "$FIXED") # -jvmArgsAppend would replace the fork flags of the annotation
             fi
             java -jar "$JAR" 'StoreBenchmark.getHit$' -p store="$store" -p keyCount="$KEYS" -t 2 -f 1 \
                 -wi 3 -w 2s -i 5 -r 2s -prof gc "${args[@]}" -rf json -rff "$json" >"$OUT/r$round-$heap-$store.log" 2>&1
@@ -44,8 +44,13 @@ for round in $(seq 1 "$ROUNDS"); do
 import json, sys
 run = json.load(open(sys.argv[1]))[0]
 secondary = run["secondaryMetrics"]
-gc = secondary.get("·gc.count", {}).get("score", 0)
-alloc = secondary.get("·gc.alloc.rate.norm", {}).get("score", float("nan"))
+def metric(name, default):
+    for key in (name, "·" + name):  # JMH names them with or without a leading dot
+        if key in secondary:
+            return secondary[key]["score"]
+    return default
+gc = metric("gc.count", 0)
+alloc = metric("gc.alloc.rate.norm", float("nan"))
 print(f'{sys.argv[2]:<6} {sys.argv[3]:<8} {sys.argv[4]:<18} {run["primaryMetric"]["score"]:12.2f} {gc:10.0f} {alloc:10.2f}')
 PY
         done

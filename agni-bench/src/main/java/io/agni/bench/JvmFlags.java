@@ -16,6 +16,22 @@ public final class JvmFlags
     public static final String AGRONA = "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED";
 
     /**
+     * A fixed heap of 2 GiB, every page touched at start: the heap does not grow (and collect on the way) while a
+     * store is filled or measured, as the JVM's default, small at start, does.
+     */
+    public static final String HEAP_MIN = "-Xms2g";
+
+    /**
+     * See {@link #HEAP_MIN}.
+     */
+    public static final String HEAP_MAX = "-Xmx2g";
+
+    /**
+     * See {@link #HEAP_MIN}.
+     */
+    public static final String HEAP_PRE_TOUCH = "-XX:+AlwaysPreTouch";
+
+    /**
      * Chronicle Map on Java 17: the flags Chronicle documents for its libraries. Measured with an in-memory
      * {@code byte[]} map: without {@link #CHRONICLE_EXPORT_NIO_CH}, {@link #CHRONICLE_EXPORT_JAVAC_FILE},
      * {@link #CHRONICLE_OPEN_LANG} or {@link #CHRONICLE_OPEN_REFLECT} it fails to start; without
