@@ -71,6 +71,8 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns a builder with every setting at its default.
+     *
      * @param store the store to serve, shared by every connection; not closed by the server.
      * @return a builder with every setting at its default.
      */
@@ -149,6 +151,8 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns the port the server listens on; with port 0 configured, the one the system picked.
+     *
      * @return the port the server listens on; with port 0 configured, the one the system picked.
      * @throws IllegalStateException if the server was never started.
      */
@@ -158,6 +162,8 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns the address and port the server listens on.
+     *
      * @return the address and port the server listens on.
      * @throws IllegalStateException if the server was never started.
      */
@@ -171,6 +177,8 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns whether the server has started and not been closed.
+     *
      * @return whether the server has started and not been closed.
      */
     public synchronized boolean isRunning()
@@ -179,6 +187,8 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns the number of clients connected now (those being refused by protected mode included until closed).
+     *
      * @return the number of clients connected now (those being refused by protected mode included until closed).
      */
     public int connectedClients()
@@ -187,6 +197,8 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns a snapshot of the connection counters.
+     *
      * @return a snapshot of the connection counters.
      */
     public AgniServerStats stats()

@@ -129,6 +129,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns the default number of event-loop threads: the number of available processors.
+     *
      * @return the default number of event-loop threads: the number of available processors.
      */
     public static int defaultEventLoopThreads()
@@ -137,6 +139,9 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns the default {@link #maxClientMemory(long)}: a quarter of {@link #directMemoryLimit()}, at most {@link
+     * #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     *
      * @return the default {@link #maxClientMemory(long)}: a quarter of {@link #directMemoryLimit()}, at most
      * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
      */
@@ -146,6 +151,9 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns the default {@link #maxClientMemory(long)} for a JVM with that limit: a quarter of it, at most {@link
+     * #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     *
      * @param directMemoryLimit a direct-memory limit, in bytes.
      * @return the default {@link #maxClientMemory(long)} for a JVM with that limit: a quarter of it, at most
      * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
@@ -197,6 +205,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param address the address to listen on.
      * @return this builder.
      * @see #bindAddress(String)
@@ -208,6 +218,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param port the TCP port, 0 for one the system picks (read it with {@link AgniServer#port()} after
      *             {@link AgniServer#start()}); default {@value #PORT_DEFAULT}.
      * @return this builder.
@@ -221,6 +233,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param threads the number of event-loop threads that serve connections, each with its own selector; default
      *                {@link #defaultEventLoopThreads()}.
      * @return this builder.
@@ -234,6 +248,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param maxClients the most clients connected at once; default {@value #MAX_CLIENTS_DEFAULT}.
      * @return this builder.
      * @throws IllegalArgumentException if less than 1.
@@ -261,6 +277,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param bytes the most bytes one client's pending command may take, as Redis's
      *              {@code client-query-buffer-limit}; a client whose command needs more is disconnected. Default
      *              {@link #MAX_QUERY_BUFFER_DEFAULT}.
@@ -276,6 +294,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param bytes the most bytes of replies one client may have waiting to be sent; a client past it is
      *              disconnected. Default {@link #MAX_OUTPUT_BUFFER_DEFAULT}.
      * @return this builder.
@@ -317,15 +337,21 @@ public final class AgniServerBuilder
 
     /**
      * The password clients must give with {@code AUTH} (or {@code HELLO ... AUTH}), Redis's {@code requirepass}.
-     * Until a client has authenticated, only AUTH, HELLO, PING and QUIT are served and its requests are held to
-     * at most 10 arguments and 16 KiB per bulk.
+     * Until a client has authenticated, only AUTH, HELLO and QUIT are served (PING gets {@code -NOAUTH}, as in
+     * Redis 7) and its requests are held to at most 10 arguments and 16 KiB per bulk.
      *
-     * @param password the password, UTF-8; {@code null} or empty for none (the default).
+     * @param password the password, UTF-8; {@code null} for none (the default).
      * @return this builder.
+     * @throws IllegalArgumentException if the password is empty: an empty string, e.g. from an unset environment
+     *                                  variable, is refused rather than taken to mean "no password".
      */
     public AgniServerBuilder password(final String password)
     {
-        this.password = password == null || password.isEmpty() ? null : password.getBytes(StandardCharsets.UTF_8);
+        if (password != null && password.isEmpty())
+        {
+            throw new IllegalArgumentException("password must not be empty: pass null for none");
+        }
+        this.password = password == null ? null : password.getBytes(StandardCharsets.UTF_8);
         return this;
     }
 
@@ -344,6 +370,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param limits the limits every request is checked against; default {@link ProtocolLimits#DEFAULT}.
      * @return this builder.
      */
@@ -354,6 +382,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param clock the store's clock, to which relative expiry times ({@code EX}, {@code PX}, {@code EXPIRE}) are
      *              added; default the system clock. Pass the clock the store was built with.
      * @return this builder.
@@ -365,6 +395,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns this builder.
+     *
      * @param timeout how long {@link AgniServer#close()} lets connections flush replies already computed before it
      *                drops them; default {@value #SHUTDOWN_TIMEOUT_MS_DEFAULT} ms.
      * @param unit    its unit.
@@ -378,6 +410,8 @@ public final class AgniServerBuilder
     }
 
     /**
+     * Returns a server with this configuration, not started yet.
+     *
      * @return a server with this configuration, not started yet.
      * @throws IllegalArgumentException if {@link #maxQueryBuffer(long)} or {@link #maxOutputBuffer(long)} was set
      *                                  above {@link #maxClientMemory(long)}.

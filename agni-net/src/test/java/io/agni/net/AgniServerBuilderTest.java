@@ -156,9 +156,11 @@ class AgniServerBuilderTest
     }
 
     @Test
-    void anEmptyPasswordMeansNone()
+    void anEmptyPasswordIsRefusedAndNullMeansNone()
     {
-        final AgniServer server = builder.password("").build();
+        assertRefused("password must not be empty: pass null for none", () -> builder.password(""));
+
+        final AgniServer server = builder.password(null).build();
 
         assertEquals(false, server.context().authenticationRequired());
     }

@@ -47,6 +47,8 @@ public final class GrowableDirectBuffer extends AbstractMutableDirectBuffer
     private int refusal = NOT_REFUSED;
 
     /**
+     * A buffer of {@code initialCapacity} bytes that can grow up to {@code limit}.
+     *
      * @param initialCapacity the first capacity, from 1 to {@code limit}.
      * @param limit           the most the buffer grows to.
      * @param memory          the account every allocation is reported to.
@@ -78,6 +80,8 @@ public final class GrowableDirectBuffer extends AbstractMutableDirectBuffer
     }
 
     /**
+     * Returns the most the buffer grows to.
+     *
      * @return the most the buffer grows to.
      */
     public int limit()
@@ -86,6 +90,8 @@ public final class GrowableDirectBuffer extends AbstractMutableDirectBuffer
     }
 
     /**
+     * Returns {@link #NOT_REFUSED}, or why a growth was refused since the last {@link #clearRefusal()}.
+     *
      * @return {@link #NOT_REFUSED}, or why a growth was refused since the last {@link #clearRefusal()}.
      */
     public int refusal()

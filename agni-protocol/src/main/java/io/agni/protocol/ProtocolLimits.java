@@ -73,6 +73,8 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
     }
 
     /**
+     * Returns these limits with {@code maxBulkLength} changed.
+     *
      * @param maxBulkLength the new {@link #maxBulkLength()}.
      * @return these limits with {@code maxBulkLength} changed.
      * @throws IllegalArgumentException if the limit is out of range.
@@ -83,6 +85,8 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
     }
 
     /**
+     * Returns these limits with {@code maxArguments} changed.
+     *
      * @param maxArguments the new {@link #maxArguments()}.
      * @return these limits with {@code maxArguments} changed.
      * @throws IllegalArgumentException if the limit is out of range.
@@ -93,6 +97,8 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
     }
 
     /**
+     * Returns these limits with {@code maxInlineLength} changed.
+     *
      * @param maxInlineLength the new {@link #maxInlineLength()}.
      * @return these limits with {@code maxInlineLength} changed.
      * @throws IllegalArgumentException if the limit is out of range.

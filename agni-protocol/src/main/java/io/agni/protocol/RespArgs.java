@@ -32,6 +32,13 @@ public final class RespArgs
     private int[] lengths = new int[INITIAL_CAPACITY];
 
     /**
+     * Empty arguments, to be filled by a decoder.
+     */
+    public RespArgs()
+    {
+    }
+
+    /**
      * Arguments built from byte arrays, copied into one heap buffer: for tests and tools, not for the hot path.
      *
      * @param args the arguments, the command name first.
@@ -153,6 +160,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns the number of arguments, the command name included.
+     *
      * @return the number of arguments, the command name included.
      */
     public int count()
@@ -161,6 +170,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns the buffer the arguments are views of.
+     *
      * @return the buffer the arguments are views of.
      */
     public DirectBuffer buffer()
@@ -169,6 +180,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns where the argument starts in {@link #buffer()}.
+     *
      * @param index the argument's index, 0 for the command name.
      * @return where the argument starts in {@link #buffer()}.
      */
@@ -179,6 +192,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns the argument's length in bytes.
+     *
      * @param index the argument's index, 0 for the command name.
      * @return the argument's length in bytes.
      */
@@ -189,6 +204,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns the argument's byte at {@code position}.
+     *
      * @param index    the argument's index.
      * @param position the position within the argument.
      * @return the argument's byte at {@code position}.
@@ -236,6 +253,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns a copy of the argument's bytes.
+     *
      * @param index the argument's index.
      * @return a copy of the argument's bytes.
      */
@@ -248,6 +267,8 @@ public final class RespArgs
     }
 
     /**
+     * Returns the argument decoded as UTF-8, for error messages and tools; never on the hot path.
+     *
      * @param index the argument's index.
      * @return the argument decoded as UTF-8, for error messages and tools; never on the hot path.
      */

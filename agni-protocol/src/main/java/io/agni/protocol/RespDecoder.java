@@ -135,6 +135,8 @@ public final class RespDecoder
     private long number;
 
     /**
+     * A decoder that checks every request against the limits.
+     *
      * @param limits the limits every request is checked against.
      */
     public RespDecoder(final ProtocolLimits limits)
@@ -220,6 +222,9 @@ public final class RespDecoder
     }
 
     /**
+     * Returns when the last call stopped inside a bulk of known length, the bytes still missing to complete it (its
+     * CRLF included); otherwise 0. A network layer may size its next read with it.
+     *
      * @return when the last call stopped inside a bulk of known length, the bytes still missing to complete it
      * (its CRLF included); otherwise 0. A network layer may size its next read with it.
      */

@@ -71,6 +71,8 @@ public final class RespWriter
     }
 
     /**
+     * A writer whose buffer grows without a limit.
+     *
      * @param initialCapacity the buffer's initial capacity in bytes; the writer has no limit and no account.
      */
     public RespWriter(final int initialCapacity)
@@ -79,6 +81,8 @@ public final class RespWriter
     }
 
     /**
+     * A writer whose buffer can grow up to a limit.
+     *
      * @param initialCapacity the buffer's initial capacity in bytes, from 1 to {@code limit}.
      * @param limit           the most bytes the buffer grows to: a reply that needs more is refused.
      * @param memory          the account the buffer's allocations are reported to.
@@ -94,6 +98,8 @@ public final class RespWriter
     }
 
     /**
+     * Returns the buffer the replies are encoded into; the replies are {@code [0, position())}.
+     *
      * @return the buffer the replies are encoded into; the replies are {@code [0, position())}.
      */
     public MutableDirectBuffer buffer()
@@ -102,6 +108,8 @@ public final class RespWriter
     }
 
     /**
+     * Returns the number of encoded bytes, from offset 0.
+     *
      * @return the number of encoded bytes, from offset 0.
      */
     public int position()
@@ -147,6 +155,8 @@ public final class RespWriter
     }
 
     /**
+     * Returns the buffer's capacity in bytes now.
+     *
      * @return the buffer's capacity in bytes now.
      */
     public int capacity()
@@ -155,6 +165,8 @@ public final class RespWriter
     }
 
     /**
+     * Returns the most bytes the buffer grows to.
+     *
      * @return the most bytes the buffer grows to.
      */
     public int limit()
@@ -163,6 +175,10 @@ public final class RespWriter
     }
 
     /**
+     * Returns {@link GrowableDirectBuffer#NOT_REFUSED}, or why a growth was refused since the last {@link
+     * #clearRefusal()}: {@link GrowableDirectBuffer#REFUSED_BY_LIMIT} or {@link
+     * GrowableDirectBuffer#REFUSED_BY_MEMORY}.
+     *
      * @return {@link GrowableDirectBuffer#NOT_REFUSED}, or why a growth was refused since the last
      * {@link #clearRefusal()}: {@link GrowableDirectBuffer#REFUSED_BY_LIMIT} or
      * {@link GrowableDirectBuffer#REFUSED_BY_MEMORY}.

@@ -143,6 +143,11 @@ final class LauncherOptions
                 maxMemory = parseSize(name, value);
                 break;
             case REQUIREPASS:
+                if (value.isEmpty())
+                {
+                    // An unset shell variable gives "", which must not silently mean "no password".
+                    throw new UsageException(name + " needs a non-empty password (leave the flag out for none)");
+                }
                 requirepass = value;
                 break;
             case PROTECTED_MODE:

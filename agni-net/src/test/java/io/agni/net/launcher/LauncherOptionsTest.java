@@ -81,6 +81,10 @@ class LauncherOptionsTest
     {
         assertEquals("--port needs a value", usageError("--port"));
         assertEquals("--bind needs a value", usageError("--bind="));
+        assertEquals("--requirepass needs a non-empty password (leave the flag out for none)",
+            usageError("--requirepass", ""));
+        assertEquals("--requirepass needs a non-empty password (leave the flag out for none)",
+            usageError("--requirepass="));
         assertEquals("--port must be an integer: --port=abc", usageError("--port", "abc"));
         assertEquals("--timeout must be an integer: --timeout=1.5", usageError("--timeout", "1.5"));
         assertEquals("--max-memory must be a size, unknown unit 'tb' (use b, k, kb, m, mb, g or gb): " +

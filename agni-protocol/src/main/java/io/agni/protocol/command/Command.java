@@ -29,7 +29,7 @@ public record Command(String name, int arity, int flags, int firstKey, int lastK
     public static final int FLAG_READONLY = 1 << 1;
 
     /**
-     * The command may be executed before the client authenticates (AUTH, HELLO, PING, QUIT).
+     * The command may be executed before the client authenticates (AUTH, HELLO, QUIT).
      */
     public static final int FLAG_NO_AUTH = 1 << 2;
 
@@ -85,6 +85,8 @@ public record Command(String name, int arity, int flags, int firstKey, int lastK
     }
 
     /**
+     * Whether this command has a flag.
+     *
      * @param flag one of the {@code FLAG_} constants.
      * @return whether this command has it.
      */

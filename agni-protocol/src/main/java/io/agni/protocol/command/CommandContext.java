@@ -74,6 +74,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the store commands act on.
+     *
      * @return the store commands act on.
      */
     public AgniStore store()
@@ -82,6 +84,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the hosting server.
+     *
      * @return the hosting server.
      */
     public ServerContext server()
@@ -90,6 +94,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the table of every command (for {@code COMMAND}).
+     *
      * @return the table of every command (for {@code COMMAND}).
      */
     public CommandTable table()
@@ -98,6 +104,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the clock that relative expiry times (EX, PX, EXPIRE) are added to; the store's clock.
+     *
      * @return the clock that relative expiry times (EX, PX, EXPIRE) are added to; the store's clock.
      */
     public EpochClock clock()
@@ -106,6 +114,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the client's session.
+     *
      * @return the client's session.
      */
     public Session session()
@@ -114,6 +124,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the command being executed.
+     *
      * @return the command being executed.
      */
     public Command command()
@@ -122,6 +134,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the arguments, the command name at index 0; views valid only during this command.
+     *
      * @return the arguments, the command name at index 0; views valid only during this command.
      */
     public RespArgs args()
@@ -130,6 +144,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the reply writer.
+     *
      * @return the reply writer.
      */
     public RespWriter out()
@@ -138,6 +154,9 @@ public final class CommandContext
     }
 
     /**
+     * Returns a scratch buffer this context owns, e.g. for copying a value out of the store before encoding it; its
+     * contents do not outlive the command, and its memory is given back after a command that grew it large.
+     *
      * @return a scratch buffer this context owns, e.g. for copying a value out of the store before encoding it;
      * its contents do not outlive the command, and its memory is given back after a command that grew it large.
      */
@@ -147,6 +166,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the buffer holding the arguments.
+     *
      * @return the buffer holding the arguments.
      */
     public DirectBuffer argBuffer()
@@ -155,6 +176,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns where the argument starts in {@link #argBuffer()}.
+     *
      * @param index an argument index.
      * @return where the argument starts in {@link #argBuffer()}.
      */
@@ -164,6 +187,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the argument's length.
+     *
      * @param index an argument index.
      * @return the argument's length.
      */
@@ -272,6 +297,8 @@ public final class CommandContext
     }
 
     /**
+     * Returns the value of the last successful {@link #parseLong(int)}.
+     *
      * @return the value of the last successful {@link #parseLong(int)}.
      */
     public long parsedLong()

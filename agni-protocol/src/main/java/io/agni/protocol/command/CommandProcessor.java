@@ -56,6 +56,8 @@ public final class CommandProcessor
     }
 
     /**
+     * A processor of the given commands, whose scratch buffer is not counted in any account.
+     *
      * @param store  the store commands act on.
      * @param server the hosting server.
      * @param clock  the store's clock, for relative expiry times.
@@ -68,6 +70,8 @@ public final class CommandProcessor
     }
 
     /**
+     * A processor of the given commands, whose scratch buffer reports its allocations to an account.
+     *
      * @param store         the store commands act on.
      * @param server        the hosting server.
      * @param clock         the store's clock, for relative expiry times.
@@ -87,6 +91,8 @@ public final class CommandProcessor
     }
 
     /**
+     * Returns the commands served.
+     *
      * @return the commands served.
      */
     public CommandTable table()

@@ -117,6 +117,8 @@ public final class CommandTable
     }
 
     /**
+     * Returns every command, sorted by name.
+     *
      * @return every command, sorted by name.
      */
     public List<Command> commands()
@@ -173,6 +175,13 @@ public final class CommandTable
         private final List<Command> commands = new ArrayList<>();
 
         /**
+         * An empty builder.
+         */
+        public Builder()
+        {
+        }
+
+        /**
          * Adds a command.
          *
          * @param command the command.
@@ -209,6 +218,8 @@ public final class CommandTable
         }
 
         /**
+         * Returns the table.
+         *
          * @return the table.
          * @throws IllegalArgumentException if a name was registered twice.
          */

@@ -18,8 +18,9 @@ import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
  *
  * <h2>Authentication</h2>
  * Only the default user exists. Until a client authenticates on a server with a password, the
- * {@link CommandProcessor} lets through only the commands flagged {@link Command#FLAG_NO_AUTH}: AUTH, HELLO, PING
- * and QUIT. Credentials are checked by {@link ServerContext#authenticate}, in constant time.
+ * {@link CommandProcessor} lets through only the commands flagged {@link Command#FLAG_NO_AUTH}: AUTH, HELLO and
+ * QUIT (PING gets {@code -NOAUTH}, as in Redis 7). Credentials are checked by
+ * {@link ServerContext#authenticate}, in constant time.
  *
  * <h2>Allocation</h2>
  * PING, ECHO, QUIT and a valid SELECT allocate nothing. HELLO, AUTH and CLIENT allocate: they run once per
@@ -46,7 +47,7 @@ final class ConnectionCommands
     static void register(final CommandTable.Builder table)
     {
         table
-            .add("ping", -1, FLAG_FAST | FLAG_NO_AUTH, 0, 0, 0, ConnectionCommands::ping)
+            .add("ping", -1, FLAG_FAST, 0, 0, 0, ConnectionCommands::ping)
             .add("echo", 2, FLAG_FAST, 0, 0, 0, ConnectionCommands::echo)
             .add("quit", -1, FLAG_FAST | FLAG_NO_AUTH, 0, 0, 0, ConnectionCommands::quit)
             .add("hello", -1, FLAG_FAST | FLAG_NO_AUTH, 0, 0, 0, ConnectionCommands::hello)

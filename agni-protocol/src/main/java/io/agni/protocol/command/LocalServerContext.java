@@ -23,6 +23,8 @@ public final class LocalServerContext implements ServerContext
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
 
     /**
+     * A server context for one process.
+     *
      * @param password        the password clients must give, {@code null} for none.
      * @param startTimeMillis when the server started, epoch milliseconds.
      */

@@ -28,6 +28,8 @@ public interface ServerContext
     long MAX_QUERY_BUFFER_DEFAULT = 1L << 30;
 
     /**
+     * Returns whether clients must authenticate ({@code requirepass} is set).
+     *
      * @return whether clients must authenticate ({@code requirepass} is set).
      */
     boolean authenticationRequired();
@@ -43,22 +45,31 @@ public interface ServerContext
     boolean authenticate(String username, byte[] password);
 
     /**
+     * Returns the sessions of the clients connected now ({@code CLIENT LIST}, {@code connected_clients}).
+     *
      * @return the sessions of the clients connected now ({@code CLIENT LIST}, {@code connected_clients}).
      */
     List<Session> sessions();
 
     /**
+     * Returns when the server started, epoch milliseconds ({@code uptime_in_seconds}).
+     *
      * @return when the server started, epoch milliseconds ({@code uptime_in_seconds}).
      */
     long startTimeMillis();
 
     /**
+     * Returns the TCP port the server listens on, 0 when not listening ({@code CONFIG GET port}, {@code tcp_port}).
+     *
      * @return the TCP port the server listens on, 0 when not listening ({@code CONFIG GET port},
      * {@code tcp_port}).
      */
     int tcpPort();
 
     /**
+     * Returns the address the server listens on ({@code CONFIG GET bind}); empty when not listening, which is the
+     * default.
+     *
      * @return the address the server listens on ({@code CONFIG GET bind}); empty when not listening, which is
      * the default.
      */
@@ -68,6 +79,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the most clients served at once ({@code CONFIG GET maxclients}, {@code maxclients}); {@link
+     * #MAX_CLIENTS_DEFAULT} by default.
+     *
      * @return the most clients served at once ({@code CONFIG GET maxclients}, {@code maxclients});
      * {@link #MAX_CLIENTS_DEFAULT} by default.
      */
@@ -77,6 +91,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns how long a client may stay idle before it is disconnected, in seconds, 0 for never ({@code CONFIG GET
+     * timeout}); 0 by default.
+     *
      * @return how long a client may stay idle before it is disconnected, in seconds, 0 for never
      * ({@code CONFIG GET timeout}); 0 by default.
      */
@@ -86,6 +103,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the limits the server's decoders enforce ({@code CONFIG GET proto-max-bulk-len}); {@link
+     * ProtocolLimits#DEFAULT} by default.
+     *
      * @return the limits the server's decoders enforce ({@code CONFIG GET proto-max-bulk-len});
      * {@link ProtocolLimits#DEFAULT} by default.
      */
@@ -95,6 +115,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the most bytes one client's pending command may take ({@code CONFIG GET client-query-buffer-limit});
+     * {@link #MAX_QUERY_BUFFER_DEFAULT} by default.
+     *
      * @return the most bytes one client's pending command may take ({@code CONFIG GET client-query-buffer-limit});
      * {@link #MAX_QUERY_BUFFER_DEFAULT} by default.
      */
@@ -104,6 +127,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the most bytes of replies one client may have waiting, 0 for no limit ({@code CONFIG GET
+     * client-output-buffer-limit}, the hard limit of class {@code normal}); 0 by default, as Redis.
+     *
      * @return the most bytes of replies one client may have waiting, 0 for no limit
      * ({@code CONFIG GET client-output-buffer-limit}, the hard limit of class {@code normal}); 0 by default, as Redis.
      */
@@ -113,6 +139,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the bytes the clients' buffers hold now (query and reply buffers, the command layer's scratch): {@code
+     * mem_clients_normal}, and part of {@code used_memory}; 0 by default.
+     *
      * @return the bytes the clients' buffers hold now (query and reply buffers, the command layer's scratch):
      * {@code mem_clients_normal}, and part of {@code used_memory}; 0 by default.
      */
@@ -122,6 +151,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the most bytes the clients' buffers may hold together before the clients using the most are disconnected,
+     * 0 for no limit ({@code CONFIG GET maxmemory-clients}); 0 by default, as Redis.
+     *
      * @return the most bytes the clients' buffers may hold together before the clients using the most are
      * disconnected, 0 for no limit ({@code CONFIG GET maxmemory-clients}); 0 by default, as Redis.
      */
@@ -131,6 +163,9 @@ public interface ServerContext
     }
 
     /**
+     * Returns the clients disconnected so far because the clients' buffers passed {@link #maxClientMemory()} ({@code
+     * evicted_clients}); 0 by default.
+     *
      * @return the clients disconnected so far because the clients' buffers passed {@link #maxClientMemory()}
      * ({@code evicted_clients}); 0 by default.
      */

@@ -64,6 +64,8 @@ public final class Session
     }
 
     /**
+     * Returns the client id.
+     *
      * @return the client id.
      */
     public long id()
@@ -72,6 +74,8 @@ public final class Session
     }
 
     /**
+     * Returns the peer's address, {@code ip:port}.
+     *
      * @return the peer's address, {@code ip:port}.
      */
     public String remoteAddress()
@@ -80,6 +84,8 @@ public final class Session
     }
 
     /**
+     * Returns the server's address of the connection, {@code ip:port}.
+     *
      * @return the server's address of the connection, {@code ip:port}.
      */
     public String localAddress()
@@ -88,6 +94,8 @@ public final class Session
     }
 
     /**
+     * Returns when the connection was accepted, epoch milliseconds.
+     *
      * @return when the connection was accepted, epoch milliseconds.
      */
     public long createdMillis()
@@ -96,6 +104,8 @@ public final class Session
     }
 
     /**
+     * Returns the name set by {@code CLIENT SETNAME} or {@code HELLO SETNAME}, empty when none.
+     *
      * @return the name set by {@code CLIENT SETNAME} or {@code HELLO SETNAME}, empty when none.
      */
     public String name()
@@ -104,6 +114,8 @@ public final class Session
     }
 
     /**
+     * Sets the connection's name ({@code CLIENT SETNAME}).
+     *
      * @param name the new name, empty for none.
      */
     public void name(final String name)
@@ -112,6 +124,8 @@ public final class Session
     }
 
     /**
+     * Returns the library name set by {@code CLIENT SETINFO LIB-NAME}, empty when none.
+     *
      * @return the library name set by {@code CLIENT SETINFO LIB-NAME}, empty when none.
      */
     public String libraryName()
@@ -120,6 +134,8 @@ public final class Session
     }
 
     /**
+     * Sets the client library's name ({@code CLIENT SETINFO LIB-NAME}).
+     *
      * @param libraryName the library name.
      */
     public void libraryName(final String libraryName)
@@ -128,6 +144,8 @@ public final class Session
     }
 
     /**
+     * Returns the library version set by {@code CLIENT SETINFO LIB-VER}, empty when none.
+     *
      * @return the library version set by {@code CLIENT SETINFO LIB-VER}, empty when none.
      */
     public String libraryVersion()
@@ -136,6 +154,8 @@ public final class Session
     }
 
     /**
+     * Sets the client library's version ({@code CLIENT SETINFO LIB-VER}).
+     *
      * @param libraryVersion the library version.
      */
     public void libraryVersion(final String libraryVersion)
@@ -144,6 +164,8 @@ public final class Session
     }
 
     /**
+     * Returns whether the client has authenticated (always true in effect when no password is set).
+     *
      * @return whether the client has authenticated (always true in effect when no password is set).
      */
     public boolean authenticated()
@@ -152,6 +174,8 @@ public final class Session
     }
 
     /**
+     * Records whether the client has authenticated.
+     *
      * @param authenticated whether the client has authenticated.
      */
     public void authenticated(final boolean authenticated)
@@ -160,6 +184,8 @@ public final class Session
     }
 
     /**
+     * Returns when the last command was executed, epoch milliseconds.
+     *
      * @return when the last command was executed, epoch milliseconds.
      */
     public long lastCommandMillis()
@@ -168,6 +194,9 @@ public final class Session
     }
 
     /**
+     * Returns the lower-case name of the last command executed ({@code "client|list"} for a subcommand), {@code "NULL"}
+     * before the first.
+     *
      * @return the lower-case name of the last command executed ({@code "client|list"} for a subcommand),
      * {@code "NULL"} before the first.
      */
@@ -177,6 +206,8 @@ public final class Session
     }
 
     /**
+     * Returns the bytes the connection's query buffer holds allocated ({@code CLIENT LIST}'s {@code qbuf}).
+     *
      * @return the bytes the connection's query buffer holds allocated ({@code CLIENT LIST}'s {@code qbuf}).
      */
     public long queryBufferBytes()
@@ -185,6 +216,8 @@ public final class Session
     }
 
     /**
+     * Returns the bytes the connection's reply buffer holds allocated ({@code CLIENT LIST}'s {@code rbs}).
+     *
      * @return the bytes the connection's reply buffer holds allocated ({@code CLIENT LIST}'s {@code rbs}).
      */
     public long replyBufferBytes()

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServerCommandCommandTest
 {
     private static final String PING_INFO =
-        "*10\r\n$4\r\nping\r\n:-1\r\n*2\r\n+fast\r\n+no_auth\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@fast\r\n*0\r\n*0\r\n*0\r\n";
+        "*10\r\n$4\r\nping\r\n:-1\r\n*1\r\n+fast\r\n:0\r\n:0\r\n:0\r\n*1\r\n+@fast\r\n*0\r\n*0\r\n*0\r\n";
     private static final String MSET_INFO = "*10\r\n$4\r\nmset\r\n:-3\r\n*2\r\n+write\r\n+denyoom\r\n:1\r\n:-1\r\n:2\r\n" +
         "*2\r\n+@write\r\n+@slow\r\n*0\r\n" +
         "*1\r\n*6\r\n$5\r\nflags\r\n*2\r\n+RW\r\n+update\r\n" +
