@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,7 +44,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EventLoopFairnessTest
 {
     private static final int PIPELINED_INCRS = 200_000;
-    private static final int BIG_VALUE_LENGTH = 4 << 20;
+    /**
+     * A value that grows the pipeliner's query buffer to just under 64 KiB, the most a buffer keeps between commands
+     * (a larger one returns to 16 KiB once the command is done): one read can then take 2,400 INCRs, more than one
+     * turn's {@link Connection#MAX_COMMANDS_PER_TURN}.
+     */
+    private static final int BIG_VALUE_LENGTH = 65_000;
     private static final int WRITE_CHUNK = 256 * 1024;
 
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -75,18 +82,23 @@ class EventLoopFairnessTest
         final RawRespConnection gateKeeper = connect(server);
         assertEquals("+PONG", other.call("PING"));
         assertEquals("+PONG", gateKeeper.call("PING"));
-        // A large bulk grows the pipeliner's query buffer, so one read can then take megabytes of small commands.
+        // A large bulk grows the pipeliner's query buffer, so one read can then take more than a turn's commands.
         final char[] big = new char[BIG_VALUE_LENGTH];
         Arrays.fill(big, 'v');
         assertEquals("+OK", pipeliner.call("SET", "big", new String(big)));
 
-        final CompletableFuture<Void> replies = CompletableFuture.runAsync(() -> readCountingReplies(pipeliner));
+        // A thread each: the reader blocks until the writer has written, so the two must not queue on one pool
+        // thread (the common pool has one worker on 2 CPUs, and CompletableFuture uses it on recent JDKs).
+        final ExecutorService threads = Executors.newFixedThreadPool(2);
+        resources.add(threads::shutdownNow);
+        final CompletableFuture<Void> replies =
+            CompletableFuture.runAsync(() -> readCountingReplies(pipeliner), threads);
         clock.close();
         gateKeeper.send("PING");
         await("the event loop to stop in the gated clock", clock::hasWaiter);
         final AtomicLong written = new AtomicLong();
         final CompletableFuture<Void> writes = CompletableFuture.runAsync(
-            () -> writeInChunks(pipeliner, incrPipeline(), written));
+            () -> writeInChunks(pipeliner, incrPipeline(), written), threads);
         await("the pipeliner's first chunk to be written", () -> written.get() >= WRITE_CHUNK);
         other.sendRaw(concat(RawRespConnection.encode("PING"), RawRespConnection.encode("GET", "counter")));
         clock.open();
