@@ -65,7 +65,7 @@ final class Acceptor implements Runnable
                     {
                         return;
                     }
-                    server.acceptWarnings.warn("accepting a connection failed: {}", ex.toString());
+                    server.warnings.acceptFailures.warn("accepting a connection failed: {}", ex.toString());
                     LockSupport.parkNanos(ACCEPT_FAILURE_PAUSE_NS);
                     continue;
                 }
@@ -119,7 +119,7 @@ final class Acceptor implements Runnable
     private void reject(final SocketChannel channel)
     {
         server.rejectedConnections.incrementAndGet();
-        server.limitWarnings.warn("refused a connection: maxClients={} reached", maxClients);
+        server.warnings.maxClientsRefused.warn("refused a connection: maxClients={} reached", maxClients);
         try
         {
             channel.configureBlocking(false);

@@ -52,10 +52,7 @@ final class AgniServerContext implements ServerContext
     final AtomicLong outputBufferLimitDisconnections = new AtomicLong();
     final AtomicLong idleTimeoutDisconnections = new AtomicLong();
     private final AtomicLong peakOutputBufferBytes = new AtomicLong();
-    final RateLimitedWarnings protocolErrorWarnings = new RateLimitedWarnings(AgniServer.LOG);
-    final RateLimitedWarnings limitWarnings = new RateLimitedWarnings(AgniServer.LOG);
-    final RateLimitedWarnings internalErrorWarnings = new RateLimitedWarnings(AgniServer.LOG);
-    final RateLimitedWarnings acceptWarnings = new RateLimitedWarnings(AgniServer.LOG);
+    final ServerWarnings warnings = new ServerWarnings(AgniServer.LOG);
     private volatile long startTimeMillis;
     private volatile int tcpPort;
 

@@ -324,7 +324,7 @@ final class Connection implements RespDecoder.Listener
         {
             writer.position(mark);
             writer.error(ServerReplies.INTERNAL_ERROR);
-            server.internalErrorWarnings.warn("command failed for client {}: {}", session.remoteAddress(), ex);
+            server.warnings.internalErrors.warn("command failed for client {}: {}", session.remoteAddress(), ex);
             outcome = Outcome.CONTINUE;
         }
         if (passwordRequired && decoderAuthenticated != session.authenticated())
@@ -358,7 +358,7 @@ final class Connection implements RespDecoder.Listener
     public void onProtocolError(final String message)
     {
         server.protocolErrors.incrementAndGet();
-        server.protocolErrorWarnings.warn(
+        server.warnings.protocolErrors.warn(
             "protocol error from client {}: {}", session.remoteAddress(), RateLimitedWarnings.printable(message));
         final RespWriter writer = out.writer();
         final int mark = writer.position();
@@ -586,20 +586,20 @@ final class Connection implements RespDecoder.Listener
         if (DisconnectReason.OUTPUT_BUFFER_LIMIT.equals(reason))
         {
             server.outputBufferLimitDisconnections.incrementAndGet();
-            server.limitWarnings.warn(
+            server.warnings.outputBufferLimit.warn(
                 "client {} disconnected: replies waiting passed maxOutputBuffer={}", session.remoteAddress(),
                 maxOutputBuffer);
         }
         else if (DisconnectReason.QUERY_BUFFER_LIMIT.equals(reason))
         {
             server.queryBufferLimitDisconnections.incrementAndGet();
-            server.limitWarnings.warn(
+            server.warnings.queryBufferLimit.warn(
                 "client {} disconnected: pending command passed maxQueryBuffer={}", session.remoteAddress(),
                 maxQueryBuffer);
         }
         else if (DisconnectReason.CLIENT_EVICTED.equals(reason))
         {
-            server.limitWarnings.warn(
+            server.warnings.clientEvicted.warn(
                 "client {} evicted: the clients' buffers passed maxClientMemory={} and it was the largest",
                 session.remoteAddress(), server.clientMemory.limit());
         }

@@ -270,7 +270,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         {
             // OutOfMemoryError here is almost always direct memory for this connection's buffers: drop the client,
             // keep serving the others.
-            server.internalErrorWarnings.warn("unexpected failure serving {}: {}", connection, ex);
+            server.warnings.internalErrors.warn("unexpected failure serving {}: {}", connection, ex);
             connection.close(DisconnectReason.INTERNAL_ERROR);
         }
     }
@@ -334,7 +334,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
             if (denied)
             {
                 server.protectedModeDenials.incrementAndGet();
-                server.limitWarnings.warn(
+                server.warnings.protectedModeRefused.warn(
                     "protected mode refused client {} (no password set, server bound to {})",
                     session.remoteAddress(), config.bindAddress.getHostAddress());
             }
@@ -343,7 +343,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         }
         catch (final IOException | RuntimeException | OutOfMemoryError ex)
         {
-            server.acceptWarnings.warn("registering a new connection failed: {}", ex.toString());
+            server.warnings.acceptFailures.warn("registering a new connection failed: {}", ex.toString());
             if (connection != null)
             {
                 connection.close(DisconnectReason.IO_ERROR);

@@ -49,6 +49,29 @@ class ServerRateLimitedWarningsTest
     }
 
     @Test
+    void oneKindOfWarningNeverHidesAnother()
+    {
+        final RecordingLogger log = new RecordingLogger();
+        final ServerWarnings warnings = new ServerWarnings(log, TimeUnit.HOURS.toNanos(1));
+        final List<RateLimitedWarnings> kinds = List.of(warnings.protocolErrors, warnings.outputBufferLimit,
+            warnings.queryBufferLimit, warnings.clientEvicted, warnings.maxClientsRefused,
+            warnings.protectedModeRefused, warnings.internalErrors, warnings.acceptFailures);
+        final List<String> expected = new ArrayList<>();
+
+        for (int k = 0; k < kinds.size(); k++)
+        {
+            for (int i = 0; i < 100; i++) // a flood of each kind in turn, within one interval
+            {
+                kinds.get(k).warn("kind {} warning {}", k, i);
+            }
+            expected.add("kind " + k + " warning 0");
+        }
+
+        assertEquals(expected, log.lines, "each kind logs its first warning, whatever the others did");
+        assertEquals(kinds.size(), kinds.stream().distinct().count(), "one limiter per kind");
+    }
+
+    @Test
     void printableEscapesControlAndNonAsciiCharacters()
     {
         assertEquals("Protocol error: expected '$', got '\\x0a'",
