@@ -68,16 +68,7 @@ final class QueryBuffer
         this.limit = limit;
         this.memory = memory;
         this.initialCapacity = Math.min(INITIAL_CAPACITY, limit);
-        memory.reserve(initialCapacity);
-        try
-        {
-            allocate(initialCapacity);
-        }
-        catch (final OutOfMemoryError ex)
-        {
-            memory.release(initialCapacity);
-            throw ex;
-        }
+        reserveAndAllocate(initialCapacity);
     }
 
     DirectBuffer buffer()
@@ -213,23 +204,22 @@ final class QueryBuffer
         if (byteBuffer.capacity() > initialCapacity && length() == 0)
         {
             // Nothing to keep: free first, so that the account never holds both buffers for a shrink.
-            final int capacity = byteBuffer.capacity();
-            view.wrap(BufferUtil.NULL_BYTES);
-            BufferUtil.free(byteBuffer);
-            byteBuffer = null;
-            start = 0;
-            end = 0;
+            free();
+            reserveAndAllocate(initialCapacity);
+        }
+    }
+
+    private void reserveAndAllocate(final int capacity)
+    {
+        memory.reserve(capacity);
+        try
+        {
+            allocate(capacity);
+        }
+        catch (final OutOfMemoryError ex)
+        {
             memory.release(capacity);
-            memory.reserve(initialCapacity);
-            try
-            {
-                allocate(initialCapacity);
-            }
-            catch (final OutOfMemoryError ex)
-            {
-                memory.release(initialCapacity);
-                throw ex;
-            }
+            throw ex;
         }
     }
 

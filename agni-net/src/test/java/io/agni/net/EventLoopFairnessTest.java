@@ -49,7 +49,7 @@ class EventLoopFairnessTest
      * (a larger one returns to 16 KiB once the command is done): one read can then take 2,400 INCRs, more than one
      * turn's {@link Connection#MAX_COMMANDS_PER_TURN}.
      */
-    private static final int BIG_VALUE_LENGTH = 65_000;
+    private static final int BIG_VALUE_LENGTH = QueryBuffer.RETAINED_CAPACITY - 512;
     private static final int WRITE_CHUNK = 256 * 1024;
 
     private final List<AutoCloseable> resources = new ArrayList<>();

@@ -226,8 +226,11 @@ final class MultiSet
             hashes[i] = store.hash(keyBuffers[i], keyOffsets[i], keyLengths[i]);
             present[i] = false; // here: "a later pair has the same key"
         }
-        final int mask = seen.length - 1;
-        Arrays.fill(seen, -1);
+        // A table of at least twice the pairs (a prefix of the reused array), so that a small batch after a large one
+        // clears only what it uses.
+        final int size = tableSize(n);
+        final int mask = size - 1;
+        Arrays.fill(seen, 0, size, -1);
         for (int i = 0; i < n; i++)
         {
             int slot = (int)hashes[i] & mask;
@@ -371,6 +374,11 @@ final class MultiSet
         wrappersUsed = 0;
     }
 
+    private static int tableSize(final int pairs)
+    {
+        return Integer.highestOneBit(Math.max(2, pairs - 1)) << 2;
+    }
+
     private void allocate(final int pairs)
     {
         keyBuffers = new DirectBuffer[pairs];
@@ -385,7 +393,7 @@ final class MultiSet
         stamps = new long[pairs];
         present = new boolean[pairs];
         locations = new long[pairs];
-        seen = new int[Integer.highestOneBit(Math.max(2, pairs - 1)) << 2];
+        seen = new int[tableSize(pairs)];
         wrappers = new UnsafeBuffer[2 * pairs];
     }
 }

@@ -134,8 +134,10 @@ public enum StoreKind
             case AGNI_BYTES -> new AgniBytesAdapter(agni(OffHeapStoreBuilder.defaultShards()));
             case AGNI_1SHARD_BYTES -> new AgniBytesAdapter(agni(1));
             case CHM -> new ConcurrentHashMapAdapter(expectedEntries);
-            case CHM_PREKEYED -> new PrekeyedMapAdapter(expectedEntries, true);
-            case CHM_PREKEYED_REF -> new PrekeyedMapAdapter(expectedEntries, false);
+            case CHM_PREKEYED ->
+                new ConcurrentHashMapAdapter(expectedEntries, ConcurrentHashMapAdapter.Lookup.PREKEYED_COPY);
+            case CHM_PREKEYED_REF ->
+                new ConcurrentHashMapAdapter(expectedEntries, ConcurrentHashMapAdapter.Lookup.PREKEYED_REFERENCE);
             case HASHMAP_LOCKED -> new LockedHashMapAdapter(expectedEntries);
             case CHRONICLE -> new ChronicleMapAdapter(expectedEntries, keyLength, valueLength);
             case OHC -> new OhcAdapter(BUDGET_BYTES);
