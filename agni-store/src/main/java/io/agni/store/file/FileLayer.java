@@ -1,0 +1,66 @@
+package io.agni.store.file;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The file operations the durable store uses, behind one seam: the system's, or in tests one that can drop what was
+ * never synced or fail on demand (the method of RocksDB's fault-injection file system and of LazyFS).
+ */
+public interface FileLayer
+{
+    /**
+     * The operating system's files, memory-mapped.
+     *
+     * @return the layer every store uses unless a test gives another.
+     */
+    static FileLayer system()
+    {
+        return MappedFileLayer.INSTANCE;
+    }
+
+    /**
+     * Creates a file of {@code capacity} zero bytes (written, not sparse, so that a full disk shows here and not
+     * as a fault on a later write to the mapping), syncs it, and maps it.
+     *
+     * @param path     a path that does not exist.
+     * @param capacity the file's length.
+     * @return the mapped file.
+     * @throws IOException when the file exists or cannot be written in full (a full disk among others).
+     */
+    MappedFile create(Path path, long capacity) throws IOException;
+
+    /**
+     * Maps an existing file at its current length.
+     *
+     * @param path the file.
+     * @return the mapped file.
+     * @throws IOException when it cannot be opened or mapped.
+     */
+    MappedFile open(Path path) throws IOException;
+
+    /**
+     * Makes the directory's entries (created, renamed and deleted files) durable.
+     *
+     * @param directory the directory.
+     * @throws IOException when the sync fails.
+     */
+    void syncDirectory(Path directory) throws IOException;
+
+    /**
+     * Renames a file atomically, replacing any file at {@code to}; durable once the directory is synced.
+     *
+     * @param from the file.
+     * @param to   its new path, in the same directory.
+     * @throws IOException when the rename fails.
+     */
+    void move(Path from, Path to) throws IOException;
+
+    /**
+     * Deletes a file if it exists; durable once the directory is synced.
+     *
+     * @param path the file.
+     * @throws IOException when it exists and cannot be deleted.
+     */
+    void delete(Path path) throws IOException;
+}

@@ -1,0 +1,426 @@
+package io.agni.store.log;
+
+import io.agni.store.file.FileLayer;
+import io.agni.store.file.MappedFile;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Appends records to the write-ahead log: one writer at a time (appends are short copies into a mapped segment, so
+ * a crash can only tear the last record), a global sequence, and syncs shared by every writer waiting for one (group
+ * commit, with no added delay: whoever finds no sync running starts one for everything appended so far).
+ *
+ * <p>An appended record is in the operating system's page cache when the append returns, so it survives the
+ * process; {@link #awaitDurable} makes it survive a power loss too. Once a write or a sync fails, every later append
+ * and wait throws {@link LogFailedException}: a failed sync is never retried.
+ */
+public final class LogWriter implements AutoCloseable
+{
+    private final Path directory;
+    private final FileLayer files;
+    private final int segmentCapacity;
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final ReentrantLock syncLock = new ReentrantLock();
+
+    private volatile LogSegment current;
+    private long nextSequence;
+    private volatile long appended;
+    private volatile long synced;
+    private volatile LogFailedException failure;
+    private boolean closed;
+
+    LogWriter(
+        final Path directory, final FileLayer files, final int segmentCapacity, final LogSegment last,
+        final long nextSequence)
+    {
+        this.directory = directory;
+        this.files = files;
+        this.segmentCapacity = segmentCapacity;
+        this.current = last;
+        this.nextSequence = nextSequence;
+        this.appended = last == null ? 0 : LogSegment.logPosition(last.id, last.position);
+        this.synced = appended;
+    }
+
+    /**
+     * The sequence the next record will get.
+     *
+     * @return a sequence, from 1.
+     */
+    public long nextSequence()
+    {
+        appendLock.lock();
+        try
+        {
+            return nextSequence;
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Logs the value a key now has.
+     *
+     * @param key           the key's bytes.
+     * @param keyOffset     where they start.
+     * @param keyLength     how many.
+     * @param value         the value's bytes.
+     * @param valueOffset   where they start.
+     * @param valueLength   how many.
+     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendSet(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength, final long expireAtMillis)
+    {
+        final long payload = (long)LogLayout.SET_FIXED_LENGTH + keyLength + valueLength;
+        appendLock.lock();
+        try
+        {
+            final int offset = begin(LogLayout.SET, payload);
+            final UnsafeBuffer buffer = current.buffer;
+            int p = offset + LogLayout.RECORD_HEADER_LENGTH;
+            buffer.putInt(p, keyLength, LogLayout.ORDER);
+            buffer.putInt(p + Integer.BYTES, valueLength, LogLayout.ORDER);
+            buffer.putLong(p + 2 * Integer.BYTES, expireAtMillis, LogLayout.ORDER);
+            p += LogLayout.SET_FIXED_LENGTH;
+            buffer.putBytes(p, key, keyOffset, keyLength);
+            buffer.putBytes(p + keyLength, value, valueOffset, valueLength);
+            return end(offset, (int)payload);
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Logs that a key is gone (deleted, expired or evicted).
+     *
+     * @param key       the key's bytes.
+     * @param keyOffset where they start.
+     * @param keyLength how many.
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendDelete(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        final long payload = (long)LogLayout.DELETE_FIXED_LENGTH + keyLength;
+        appendLock.lock();
+        try
+        {
+            final int offset = begin(LogLayout.DELETE, payload);
+            final UnsafeBuffer buffer = current.buffer;
+            final int p = offset + LogLayout.RECORD_HEADER_LENGTH;
+            buffer.putInt(p, keyLength, LogLayout.ORDER);
+            buffer.putBytes(p + LogLayout.DELETE_FIXED_LENGTH, key, keyOffset, keyLength);
+            return end(offset, (int)payload);
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Logs a key's new expiry time.
+     *
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} to remove it.
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendExpire(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long expireAtMillis)
+    {
+        final long payload = (long)LogLayout.EXPIRE_FIXED_LENGTH + keyLength;
+        appendLock.lock();
+        try
+        {
+            final int offset = begin(LogLayout.EXPIRE, payload);
+            final UnsafeBuffer buffer = current.buffer;
+            final int p = offset + LogLayout.RECORD_HEADER_LENGTH;
+            buffer.putInt(p, keyLength, LogLayout.ORDER);
+            buffer.putLong(p + Integer.BYTES, expireAtMillis, LogLayout.ORDER);
+            buffer.putBytes(p + LogLayout.EXPIRE_FIXED_LENGTH, key, keyOffset, keyLength);
+            return end(offset, (int)payload);
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Logs that every entry was removed.
+     *
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendClear()
+    {
+        appendLock.lock();
+        try
+        {
+            return end(begin(LogLayout.CLEAR, 0), 0);
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Logs a batch whose payload (operation count, then the operations, as {@link LogLayout} describes) is already
+     * encoded.
+     *
+     * @param payload the encoded batch.
+     * @param offset  where it starts.
+     * @param length  its length.
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendBatch(final DirectBuffer payload, final int offset, final int length)
+    {
+        appendLock.lock();
+        try
+        {
+            final int recordOffset = begin(LogLayout.BATCH, length);
+            current.buffer.putBytes(recordOffset + LogLayout.RECORD_HEADER_LENGTH, payload, offset, length);
+            return end(recordOffset, length);
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Returns once everything up to {@code position} is on the device. Concurrent callers share one sync.
+     *
+     * @param position a value an append returned.
+     * @throws LogFailedException when the log failed before or during the sync.
+     */
+    public void awaitDurable(final long position)
+    {
+        if (synced >= position)
+        {
+            return;
+        }
+        syncLock.lock();
+        try
+        {
+            if (synced >= position)
+            {
+                return;
+            }
+            throwIfFailed();
+            // Everything appended so far, not just this caller's record: the writers that queued behind this lock
+            // meanwhile find their records synced when they get it.
+            final long target = appended;
+            final LogSegment segment = current;
+            try
+            {
+                segment.file.sync();
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                throw fail("syncing " + segment.path + " failed", ex);
+            }
+            synced = target;
+        }
+        finally
+        {
+            syncLock.unlock();
+        }
+    }
+
+    /**
+     * Makes everything appended so far durable.
+     *
+     * @throws LogFailedException when the log failed before or during the sync.
+     */
+    public void sync()
+    {
+        awaitDurable(appended);
+    }
+
+    /**
+     * Whether the log has failed, and why.
+     *
+     * @return the failure every append now throws, or {@code null}.
+     */
+    public LogFailedException failure()
+    {
+        return failure;
+    }
+
+    /**
+     * Syncs what was appended and closes the current segment; appends fail afterwards.
+     *
+     * @throws LogFailedException when the final sync fails.
+     */
+    @Override
+    public void close()
+    {
+        appendLock.lock();
+        try
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+            try
+            {
+                if (failure == null)
+                {
+                    sync();
+                }
+            }
+            finally
+            {
+                final LogSegment segment = current;
+                if (segment != null)
+                {
+                    segment.file.close();
+                }
+            }
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    private int begin(final byte type, final long payloadLength)
+    {
+        throwIfFailed();
+        if (closed)
+        {
+            throw new IllegalStateException("the log is closed");
+        }
+        final long recordLength = LogLayout.recordLength((int)Math.min(payloadLength, Integer.MAX_VALUE));
+        if (payloadLength > Integer.MAX_VALUE - LogLayout.SEGMENT_HEADER_LENGTH - 2L * LogLayout.RECORD_ALIGNMENT -
+            LogLayout.RECORD_HEADER_LENGTH)
+        {
+            throw new IllegalArgumentException("a log record holds less than 2 GiB: " + payloadLength);
+        }
+        LogSegment segment = current;
+        if (segment == null || segment.position + recordLength > segment.capacity())
+        {
+            segment = roll(recordLength);
+        }
+        final int offset = segment.position;
+        LogLayout.writeRecordHeader(segment.buffer, offset, (int)payloadLength, type, nextSequence);
+        return offset;
+    }
+
+    private long end(final int offset, final int payloadLength)
+    {
+        final LogSegment segment = current;
+        LogLayout.sealRecord(segment.buffer, segment.crc, offset, payloadLength);
+        segment.position = offset + (int)LogLayout.recordLength(payloadLength);
+        nextSequence++;
+        final long position = LogSegment.logPosition(segment.id, segment.position);
+        appended = position;
+        return position;
+    }
+
+    private LogSegment roll(final long recordLength)
+    {
+        final LogSegment old = current;
+        final long id = old == null ? 1 : old.id + 1;
+        final long capacity = Math.max(segmentCapacity, LogLayout.SEGMENT_HEADER_LENGTH + recordLength);
+        final LogSegment next;
+        try
+        {
+            next = createSegment(directory, files, id, nextSequence, capacity);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw fail("creating log segment " + LogLayout.segmentFileName(id) + " in " + directory + " failed" +
+                (DiskSpace.isFull(ex) ? ": the disk is full" : ""), ex);
+        }
+        syncLock.lock();
+        try
+        {
+            if (old != null)
+            {
+                try
+                {
+                    old.file.sync();
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    next.file.close();
+                    throw fail("syncing " + old.path + " failed", ex);
+                }
+                synced = Math.max(synced, LogSegment.logPosition(old.id, old.position));
+            }
+            current = next;
+        }
+        finally
+        {
+            syncLock.unlock();
+        }
+        if (old != null)
+        {
+            old.file.close();
+        }
+        return next;
+    }
+
+    /**
+     * Creates a segment under a temporary name, zero-filled and synced with its header, then renames it and syncs
+     * the directory, so a segment file under its final name always has a whole header.
+     */
+    static LogSegment createSegment(
+        final Path directory, final FileLayer files, final long id, final long firstSequence, final long capacity)
+        throws IOException
+    {
+        final Path path = directory.resolve(LogLayout.segmentFileName(id));
+        final Path temporary = directory.resolve(LogLayout.segmentFileName(id) + LogReader.TEMPORARY_SUFFIX);
+        files.delete(temporary);
+        final MappedFile file = files.create(temporary, capacity);
+        try
+        {
+            LogLayout.writeSegmentHeader(file.buffer(), new Crc(file.memory()), id, firstSequence, capacity);
+            file.sync();
+            files.move(temporary, path);
+            files.syncDirectory(directory);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            file.close();
+            files.delete(temporary);
+            throw ex;
+        }
+        return new LogSegment(id, firstSequence, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
+    }
+
+    private LogFailedException fail(final String message, final Throwable cause)
+    {
+        LogFailedException failed = failure;
+        if (failed == null)
+        {
+            failed = new LogFailedException(message, cause);
+            failure = failed;
+        }
+        return failed;
+    }
+
+    private void throwIfFailed()
+    {
+        final LogFailedException failed = failure;
+        if (failed != null)
+        {
+            throw failed;
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.agni.store.file;
+
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link FileLayer} whose files reach the disk only when synced: what is written to a file's buffer stays in this
+ * layer's memory (the "page cache") until {@link MappedFile#sync()} copies the whole file to disk. After
+ * {@link #powerLoss()} nothing more reaches the disk and renames not yet made durable by a directory sync are undone,
+ * so the directory holds exactly what a machine that lost power would: what was synced. Syncs and creates can be
+ * made to fail. Deletes take effect at once (a simplification: a lost delete would leave a file the store already
+ * gave up, which replay must ignore anyway).
+ */
+public final class FaultInjectingFileLayer implements FileLayer
+{
+    private final List<Path[]> unsyncedMoves = new ArrayList<>();
+    private final List<Faulty> openFiles = new ArrayList<>();
+    private final AtomicInteger syncs = new AtomicInteger();
+    private volatile boolean powerLost;
+    private volatile IOException nextSyncFailure;
+    private volatile IOException nextCreateFailure;
+
+    /**
+     * Loses power: every byte not synced is gone, renames not made durable are undone, and every later sync fails.
+     *
+     * @throws IOException when a rename cannot be undone.
+     */
+    public synchronized void powerLoss() throws IOException
+    {
+        powerLost = true;
+        for (int i = unsyncedMoves.size() - 1; i >= 0; i--)
+        {
+            final Path[] move = unsyncedMoves.get(i);
+            if (Files.exists(move[1]))
+            {
+                Files.move(move[1], move[0], StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        unsyncedMoves.clear();
+    }
+
+    /**
+     * Makes the next file sync fail with {@code failure}, writing nothing.
+     *
+     * @param failure what the sync throws.
+     */
+    public void failNextSync(final IOException failure)
+    {
+        nextSyncFailure = failure;
+    }
+
+    /**
+     * Makes the next create fail with {@code failure}.
+     *
+     * @param failure what the create throws.
+     */
+    public void failNextCreate(final IOException failure)
+    {
+        nextCreateFailure = failure;
+    }
+
+    /**
+     * Syncs of files so far.
+     *
+     * @return the count.
+     */
+    public int fileSyncs()
+    {
+        return syncs.get();
+    }
+
+    @Override
+    public MappedFile create(final Path path, final long capacity) throws IOException
+    {
+        checkPower();
+        final IOException failure = nextCreateFailure;
+        if (failure != null)
+        {
+            nextCreateFailure = null;
+            throw failure;
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))
+        {
+            MappedFileLayer.writeZeros(channel, capacity);
+            channel.force(true);
+        }
+        return opened(new Faulty(path, ByteBuffer.allocateDirect((int)capacity)));
+    }
+
+    @Override
+    public MappedFile open(final Path path) throws IOException
+    {
+        checkPower();
+        final byte[] bytes = Files.readAllBytes(path);
+        final ByteBuffer memory = ByteBuffer.allocateDirect(bytes.length);
+        memory.put(bytes).clear();
+        return opened(new Faulty(path, memory));
+    }
+
+    @Override
+    public synchronized void syncDirectory(final Path directory) throws IOException
+    {
+        checkPower();
+        unsyncedMoves.removeIf(move -> move[1].getParent().equals(directory));
+    }
+
+    @Override
+    public synchronized void move(final Path from, final Path to) throws IOException
+    {
+        checkPower();
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        unsyncedMoves.add(new Path[] {from, to});
+        for (final Faulty file : openFiles)
+        {
+            if (file.path.equals(from))
+            {
+                file.path = to;
+            }
+        }
+    }
+
+    @Override
+    public void delete(final Path path) throws IOException
+    {
+        checkPower();
+        Files.deleteIfExists(path);
+    }
+
+    private synchronized Faulty opened(final Faulty file)
+    {
+        openFiles.add(file);
+        return file;
+    }
+
+    private void checkPower() throws IOException
+    {
+        if (powerLost)
+        {
+            throw new IOException("the power is off");
+        }
+    }
+
+    private final class Faulty implements MappedFile
+    {
+        private Path path;
+        private final ByteBuffer memory;
+        private final UnsafeBuffer buffer;
+
+        Faulty(final Path path, final ByteBuffer memory)
+        {
+            this.path = path;
+            this.memory = memory;
+            this.buffer = new UnsafeBuffer(memory);
+        }
+
+        @Override
+        public UnsafeBuffer buffer()
+        {
+            return buffer;
+        }
+
+        @Override
+        public ByteBuffer memory()
+        {
+            return memory;
+        }
+
+        @Override
+        public long capacity()
+        {
+            return memory.capacity();
+        }
+
+        @Override
+        public void sync() throws IOException
+        {
+            checkPower();
+            final IOException failure = nextSyncFailure;
+            if (failure != null)
+            {
+                nextSyncFailure = null;
+                throw failure;
+            }
+            syncs.incrementAndGet();
+            synchronized (FaultInjectingFileLayer.this)
+            {
+                try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
+                {
+                    final ByteBuffer view = memory.duplicate().clear();
+                    while (view.hasRemaining())
+                    {
+                        channel.write(view, view.position());
+                    }
+                    channel.force(false);
+                }
+            }
+        }
+
+        @Override
+        public void close()
+        {
+            synchronized (FaultInjectingFileLayer.this)
+            {
+                openFiles.remove(this);
+            }
+            buffer.wrap(new byte[0]);
+            BufferUtil.free(memory);
+        }
+    }
+}
