@@ -31,6 +31,15 @@ public interface FileLayer
     MappedFile create(Path path, long capacity) throws IOException;
 
     /**
+     * Creates an empty file to be written from start to end.
+     *
+     * @param path a path that does not exist.
+     * @return the file, open for appending.
+     * @throws IOException when the file exists or cannot be created.
+     */
+    WritableFile createWritable(Path path) throws IOException;
+
+    /**
      * Maps an existing file at its current length.
      *
      * @param path the file.

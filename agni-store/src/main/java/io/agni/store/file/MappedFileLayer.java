@@ -49,6 +49,43 @@ final class MappedFileLayer implements FileLayer
     }
 
     @Override
+    public WritableFile createWritable(final Path path) throws IOException
+    {
+        final FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return new WritableFile()
+        {
+            private long size;
+
+            @Override
+            public void write(final ByteBuffer bytes) throws IOException
+            {
+                while (bytes.hasRemaining())
+                {
+                    size += channel.write(bytes, size);
+                }
+            }
+
+            @Override
+            public void sync() throws IOException
+            {
+                channel.force(true);
+            }
+
+            @Override
+            public long size()
+            {
+                return size;
+            }
+
+            @Override
+            public void close() throws IOException
+            {
+                channel.close();
+            }
+        };
+    }
+
+    @Override
     public MappedFile open(final Path path) throws IOException
     {
         final FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);

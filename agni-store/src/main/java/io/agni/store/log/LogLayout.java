@@ -1,5 +1,6 @@
 package io.agni.store.log;
 
+import io.agni.store.file.Crc;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;

@@ -26,6 +26,7 @@ public final class FaultInjectingFileLayer implements FileLayer
 {
     private final List<Path[]> unsyncedMoves = new ArrayList<>();
     private final List<Faulty> openFiles = new ArrayList<>();
+    private final List<Path[]> movesSinceStart = new ArrayList<>();
     private final AtomicInteger syncs = new AtomicInteger();
     private volatile boolean powerLost;
     private volatile IOException nextSyncFailure;
@@ -99,6 +100,75 @@ public final class FaultInjectingFileLayer implements FileLayer
     }
 
     @Override
+    public WritableFile createWritable(final Path path) throws IOException
+    {
+        checkPower();
+        Files.createFile(path);
+        final FaultInjectingFileLayer layer = this;
+        return new WritableFile()
+        {
+            private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+            private long size;
+
+            @Override
+            public void write(final ByteBuffer bytes) throws IOException
+            {
+                checkPower();
+                final byte[] copy = new byte[bytes.remaining()];
+                bytes.get(copy);
+                pending.write(copy);
+                size += copy.length;
+            }
+
+            @Override
+            public void sync() throws IOException
+            {
+                checkPower();
+                final IOException failure = nextSyncFailure;
+                if (failure != null)
+                {
+                    nextSyncFailure = null;
+                    throw failure;
+                }
+                syncs.incrementAndGet();
+                synchronized (layer)
+                {
+                    Files.write(currentPath(path), pending.toByteArray(), StandardOpenOption.APPEND);
+                }
+                pending.reset();
+            }
+
+            @Override
+            public long size()
+            {
+                return size;
+            }
+
+            @Override
+            public void close()
+            {
+                // Unsynced bytes stay "in the page cache" (here: nowhere durable) until a power loss drops them.
+            }
+        };
+    }
+
+    /**
+     * Where a file created at {@code path} is now, after the renames made since.
+     */
+    private synchronized Path currentPath(final Path path)
+    {
+        Path current = path;
+        for (final Path[] move : movesSinceStart)
+        {
+            if (move[0].equals(current))
+            {
+                current = move[1];
+            }
+        }
+        return current;
+    }
+
+    @Override
     public MappedFile open(final Path path) throws IOException
     {
         checkPower();
@@ -121,6 +191,7 @@ public final class FaultInjectingFileLayer implements FileLayer
         checkPower();
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         unsyncedMoves.add(new Path[] {from, to});
+        movesSinceStart.add(new Path[] {from, to});
         for (final Faulty file : openFiles)
         {
             if (file.path.equals(from))

@@ -1,4 +1,4 @@
-package io.agni.store.log;
+package io.agni.store.file;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
