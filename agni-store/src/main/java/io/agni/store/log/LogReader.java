@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +70,7 @@ public final class LogReader
         long replayed = 0;
         long torn = -1;
         LogSegment last = null;
+        final TreeMap<Long, Long> firstSequences = new TreeMap<>();
         for (int i = 0; i < ids.size(); i++)
         {
             final long id = ids.get(i);
@@ -99,6 +101,7 @@ public final class LogReader
                         " where " + expected + " was expected: records are missing");
                 }
                 segment = new LogSegment(id, first, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
+                firstSequences.put(id, first);
                 final Scan scan = scan(segment, isLast, fromSequence, handler);
                 replayed += scan.replayed;
                 expected = first + scan.records;
@@ -135,7 +138,7 @@ public final class LogReader
             last.position = last.capacity();
         }
         final long next = Math.max(expected, fromSequence);
-        return new Replay(new LogWriter(directory, files, segmentCapacity, last, next), replayed, ids.size(), torn);
+        return new Replay(new LogWriter(directory, files, segmentCapacity, last, next, firstSequences), replayed, ids.size(), torn);
     }
 
     private static List<Long> segmentIds(final Path directory, final FileLayer files) throws IOException

@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,11 +34,17 @@ public final class LogWriter implements AutoCloseable
     private volatile long synced;
     private volatile LogFailedException failure;
     private boolean closed;
+    private long bytesAppended;
+    /**
+     * The first sequence of every segment in the directory, by segment id; guarded by {@link #appendLock}.
+     */
+    private final TreeMap<Long, Long> segments;
 
     LogWriter(
         final Path directory, final FileLayer files, final int segmentCapacity, final LogSegment last,
-        final long nextSequence)
+        final long nextSequence, final TreeMap<Long, Long> segments)
     {
+        this.segments = segments;
         this.directory = directory;
         this.files = files;
         this.segmentCapacity = segmentCapacity;
@@ -58,6 +65,95 @@ public final class LogWriter implements AutoCloseable
         try
         {
             return nextSequence;
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Record bytes appended since the log was opened.
+     *
+     * @return bytes, headers and padding included.
+     */
+    public long bytesAppended()
+    {
+        appendLock.lock();
+        try
+        {
+            return bytesAppended;
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Deletes the segments whose every record has a sequence below {@code sequence}, once a snapshot holds what
+     * they did; the segment being appended to stays.
+     *
+     * @param sequence the first sequence still needed.
+     * @return how many segments were deleted.
+     * @throws IOException when a file cannot be deleted or the directory synced.
+     */
+    public int deleteSegmentsBefore(final long sequence) throws IOException
+    {
+        appendLock.lock();
+        try
+        {
+            int deleted = 0;
+            final LogSegment active = current;
+            Long id = segments.isEmpty() ? null : segments.firstKey();
+            while (id != null)
+            {
+                final Long next = segments.higherKey(id);
+                if (next == null || segments.get(next) > sequence || active != null && id == active.id)
+                {
+                    break;
+                }
+                files.delete(directory.resolve(LogLayout.segmentFileName(id)));
+                segments.remove(id);
+                deleted++;
+                id = next;
+            }
+            if (deleted > 0)
+            {
+                files.syncDirectory(directory);
+            }
+            return deleted;
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Deletes every segment of a closed log whose records all come before {@code sequence}: after a snapshot that
+     * holds everything, the directory then reopens with nothing to replay.
+     *
+     * @param sequence the first sequence still needed.
+     * @return whether every segment was deleted.
+     * @throws IOException when a file cannot be deleted or the directory synced.
+     */
+    public boolean deleteAllIfBefore(final long sequence) throws IOException
+    {
+        appendLock.lock();
+        try
+        {
+            if (!closed || nextSequence > sequence)
+            {
+                return false;
+            }
+            for (final Long id : segments.keySet())
+            {
+                files.delete(directory.resolve(LogLayout.segmentFileName(id)));
+            }
+            segments.clear();
+            files.syncDirectory(directory);
+            return true;
         }
         finally
         {
@@ -326,7 +422,9 @@ public final class LogWriter implements AutoCloseable
     {
         final LogSegment segment = current;
         LogLayout.sealRecord(segment.buffer, segment.crc, offset, payloadLength);
-        segment.position = offset + (int)LogLayout.recordLength(payloadLength);
+        final int recordLength = (int)LogLayout.recordLength(payloadLength);
+        segment.position = offset + recordLength;
+        bytesAppended += recordLength;
         nextSequence++;
         final long position = LogSegment.logPosition(segment.id, segment.position);
         appended = position;
@@ -365,6 +463,7 @@ public final class LogWriter implements AutoCloseable
                 synced = Math.max(synced, LogSegment.logPosition(old.id, old.position));
             }
             current = next;
+            segments.put(next.id, next.firstSequence);
         }
         finally
         {

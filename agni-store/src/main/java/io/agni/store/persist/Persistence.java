@@ -1,0 +1,330 @@
+package io.agni.store.persist;
+
+import io.agni.api.Durability;
+import io.agni.store.file.DirectoryLock;
+import io.agni.store.file.FileLayer;
+import io.agni.store.log.LogReader;
+import io.agni.store.log.LogWriter;
+import io.agni.store.snapshot.SnapshotLayout;
+import io.agni.store.snapshot.SnapshotReader;
+import io.agni.store.snapshot.SnapshotWriter;
+import org.agrona.concurrent.EpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A store's directory: the lock that makes it the only owner, its snapshot, and its write-ahead log.
+ *
+ * <h2>Opening</h2>
+ * Takes the directory, removes half-written files, loads the snapshot (there is at most one), then replays the log
+ * from the sequence the snapshot is consistent from. A {@link Durability#FAST} store opened on a directory that
+ * still has a log (it was {@code DURABLE} before) replays it, writes a snapshot and drops the log.
+ *
+ * <h2>Checkpoints</h2>
+ * A checkpoint notes the log's next sequence S, writes every entry to a new snapshot (writers go on; a later record
+ * repairs an entry the snapshot caught mid-change, since replay from S applies whole values and absolute times),
+ * publishes it, then deletes the older snapshot and the log segments whose records all precede S. So the directory
+ * holds one snapshot, the log since it, and during a checkpoint the next snapshot: at most about three times the
+ * live data when checkpoints run once the log has grown to the last snapshot's size.
+ *
+ * <h2>Closing</h2>
+ * A last checkpoint, then the log is closed and, since the snapshot holds every record, deleted: the directory
+ * reopens from the snapshot alone.
+ */
+public final class Persistence implements AutoCloseable
+{
+    /**
+     * The length of a new log segment.
+     */
+    public static final int DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
+
+    private final Path directory;
+    private final Durability durability;
+    private final FileLayer files;
+    private final EpochClock clock;
+    private final DirectoryLock lock;
+    private final LogWriter log;
+    private final Object checkpointLock = new Object();
+    private long snapshotSequence;
+    private long snapshotBytes;
+    private volatile long lastSnapshotMillis;
+    private long logBytesAtSnapshot;
+    private boolean closed;
+
+    private Persistence(
+        final Path directory, final Durability durability, final FileLayer files, final EpochClock clock,
+        final DirectoryLock lock, final LogWriter log, final long snapshotSequence, final long snapshotBytes,
+        final long lastSnapshotMillis)
+    {
+        this.directory = directory;
+        this.durability = durability;
+        this.files = files;
+        this.clock = clock;
+        this.lock = lock;
+        this.log = log;
+        this.snapshotSequence = snapshotSequence;
+        this.snapshotBytes = snapshotBytes;
+        this.lastSnapshotMillis = lastSnapshotMillis;
+    }
+
+    /**
+     * Opens a directory and rebuilds the state it holds into {@code state}.
+     *
+     * @param directory       the directory, created if missing.
+     * @param durability      {@link Durability#FAST}, {@link Durability#DURABLE} or {@link Durability#PARANOID}.
+     * @param files           the file layer.
+     * @param segmentCapacity the length of new log segments.
+     * @param state           receives the recovered entries; nothing else may use it yet.
+     * @param clock           the store's clock, for snapshot times.
+     * @return the open persistence.
+     * @throws IOException when the directory cannot be read or written.
+     */
+    public static Persistence open(
+        final Path directory, final Durability durability, final FileLayer files, final int segmentCapacity,
+        final PersistentState state, final EpochClock clock) throws IOException
+    {
+        if (durability == Durability.NONE)
+        {
+            throw new IllegalArgumentException("a store with Durability.NONE has no directory");
+        }
+        Files.createDirectories(directory);
+        final DirectoryLock lock = DirectoryLock.acquire(directory);
+        try
+        {
+            final List<Path> snapshots = cleanAndListSnapshots(directory, files);
+            long fromSequence = 1;
+            long snapshotBytes = 0;
+            long snapshotMillis = 0;
+            if (!snapshots.isEmpty())
+            {
+                final Path newest = snapshots.get(snapshots.size() - 1);
+                final SnapshotReader.Summary summary = SnapshotReader.read(newest,
+                    (buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt) ->
+                        state.recoverSet(buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt));
+                fromSequence = summary.fromSequence();
+                snapshotBytes = Files.size(newest);
+                snapshotMillis = summary.createdAt();
+                for (int i = 0; i < snapshots.size() - 1; i++)
+                {
+                    // An older snapshot left by a crash between publishing a new one and deleting the old.
+                    files.delete(snapshots.get(i));
+                }
+            }
+            final LogReader.Replay replay = LogReader.replay(
+                directory, files, segmentCapacity, fromSequence, new RecordApplier(state));
+            if (replay.recordsReplayed() > 0 || replay.tornOffset() >= 0)
+            {
+                LOG.info("Recovered {}: {} log record(s) replayed over the snapshot from sequence {}", directory,
+                    replay.recordsReplayed(), fromSequence);
+            }
+            final Persistence persistence = new Persistence(directory, durability, files, clock, lock,
+                durability == Durability.FAST ? null : replay.writer(), fromSequence, snapshotBytes, snapshotMillis);
+            if (durability == Durability.FAST)
+            {
+                final long next = replay.writer().nextSequence();
+                replay.writer().close();
+                if (replay.segments() > 0)
+                {
+                    persistence.snapshotSequence = next - 1;
+                    persistence.checkpoint(state);
+                    replay.writer().deleteAllIfBefore(persistence.snapshotSequence);
+                }
+            }
+            return persistence;
+        }
+        catch (final IOException | RuntimeException | Error ex)
+        {
+            lock.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * The write-ahead log, when the durability has one.
+     *
+     * @return the log, or {@code null} for {@link Durability#FAST}.
+     */
+    public LogWriter log()
+    {
+        return log;
+    }
+
+    /**
+     * The durability the directory was opened with.
+     *
+     * @return the preset.
+     */
+    public Durability durability()
+    {
+        return durability;
+    }
+
+    /**
+     * The directory.
+     *
+     * @return its real path.
+     */
+    public Path directory()
+    {
+        return lock.directory();
+    }
+
+    /**
+     * When the last snapshot was published.
+     *
+     * @return milliseconds since the epoch, 0 when there is none.
+     */
+    public long lastSnapshotMillis()
+    {
+        return lastSnapshotMillis;
+    }
+
+    /**
+     * Whether the log has grown enough since the last snapshot that a checkpoint is due: to the size of that
+     * snapshot, and at least {@code minimumBytes}.
+     *
+     * @param minimumBytes the log growth below which no checkpoint is due.
+     * @return whether to checkpoint.
+     */
+    public boolean checkpointDue(final long minimumBytes)
+    {
+        if (log == null)
+        {
+            return false;
+        }
+        synchronized (checkpointLock)
+        {
+            return log.bytesAppended() - logBytesAtSnapshot >= Math.max(minimumBytes, snapshotBytes);
+        }
+    }
+
+    /**
+     * Writes a snapshot of {@code state}, publishes it, and deletes what it makes unnecessary. One checkpoint runs
+     * at a time; writers go on meanwhile (with {@link Durability#FAST}, each shard's writers wait while it is
+     * copied).
+     *
+     * @param state the store.
+     * @throws IOException when the snapshot cannot be written; the previous one stays.
+     */
+    public void checkpoint(final PersistentState state) throws IOException
+    {
+        synchronized (checkpointLock)
+        {
+            if (closed)
+            {
+                throw new IllegalStateException("the store's directory is closed");
+            }
+            final long fromSequence = log != null ? log.nextSequence() : snapshotSequence + 1;
+            final long logBytes = log != null ? log.bytesAppended() : 0;
+            final long now = clock.time();
+            final Path published;
+            try (SnapshotWriter writer = SnapshotWriter.create(directory, files, fromSequence, now))
+            {
+                state.snapshot(writer, log == null);
+                published = writer.commit();
+            }
+            final long previous = snapshotSequence;
+            snapshotSequence = fromSequence;
+            snapshotBytes = Files.size(published);
+            logBytesAtSnapshot = logBytes;
+            lastSnapshotMillis = now;
+            if (previous != fromSequence)
+            {
+                files.delete(directory.resolve(SnapshotLayout.fileName(previous)));
+                files.syncDirectory(directory);
+            }
+            if (log != null)
+            {
+                log.deleteSegmentsBefore(fromSequence);
+            }
+        }
+    }
+
+    /**
+     * A last checkpoint of {@code state}, then closes the log (deleting it, since the snapshot holds all of it)
+     * and gives the directory up. When the log has failed, no checkpoint is written: the directory keeps the last
+     * snapshot and the log up to the failure.
+     *
+     * @param state the store, with no writer left.
+     * @throws IOException when the checkpoint fails; the directory is given up all the same.
+     */
+    public void close(final PersistentState state) throws IOException
+    {
+        try
+        {
+            if (log == null || log.failure() == null)
+            {
+                checkpoint(state);
+            }
+            if (log != null)
+            {
+                log.close();
+                log.deleteAllIfBefore(snapshotSequence);
+            }
+        }
+        finally
+        {
+            synchronized (checkpointLock)
+            {
+                closed = true;
+            }
+            lock.close();
+        }
+    }
+
+    /**
+     * Gives the directory up without a checkpoint, as a crash would (for tests and for a store whose open failed).
+     */
+    @Override
+    public void close()
+    {
+        synchronized (checkpointLock)
+        {
+            closed = true;
+        }
+        try
+        {
+            if (log != null && log.failure() == null)
+            {
+                log.close();
+            }
+        }
+        finally
+        {
+            lock.close();
+        }
+    }
+
+    private static List<Path> cleanAndListSnapshots(final Path directory, final FileLayer files) throws IOException
+    {
+        final List<Path> snapshots = new ArrayList<>();
+        try (Stream<Path> listing = Files.list(directory))
+        {
+            for (final Path path : (Iterable<Path>)listing::iterator)
+            {
+                final String name = path.getFileName().toString();
+                if (SnapshotLayout.isTemporary(name))
+                {
+                    files.delete(path);
+                }
+                else if (SnapshotLayout.fromSequenceOf(name) > 0)
+                {
+                    snapshots.add(path);
+                }
+            }
+        }
+        snapshots.sort((a, b) -> Long.compare(
+            SnapshotLayout.fromSequenceOf(a.getFileName().toString()),
+            SnapshotLayout.fromSequenceOf(b.getFileName().toString())));
+        return snapshots;
+    }
+}

@@ -1,0 +1,60 @@
+package io.agni.store.persist;
+
+import io.agni.store.snapshot.SnapshotWriter;
+import org.agrona.DirectBuffer;
+
+import java.io.IOException;
+
+/**
+ * What a store gives its persistence: a way to rebuild its state while it opens (before any other thread sees it,
+ * and without logging), and its entries for a snapshot.
+ */
+public interface PersistentState
+{
+    /**
+     * Sets a key to a value, replacing what it had; an expiry time at or before now leaves the key absent.
+     *
+     * @param buffer         holds the key and the value.
+     * @param keyOffset      where the key starts.
+     * @param keyLength      its length.
+     * @param valueOffset    where the value starts.
+     * @param valueLength    its length.
+     * @param expireAtMillis the absolute expiry time, 0 for none.
+     */
+    void recoverSet(DirectBuffer buffer, int keyOffset, int keyLength, int valueOffset, int valueLength,
+        long expireAtMillis);
+
+    /**
+     * Removes a key if present.
+     *
+     * @param buffer    holds the key.
+     * @param keyOffset where it starts.
+     * @param keyLength its length.
+     */
+    void recoverDelete(DirectBuffer buffer, int keyOffset, int keyLength);
+
+    /**
+     * Sets a present key's expiry time (0 removes it); an absent key stays absent.
+     *
+     * @param buffer         holds the key.
+     * @param keyOffset      where it starts.
+     * @param keyLength      its length.
+     * @param expireAtMillis the absolute expiry time, 0 for none.
+     */
+    void recoverExpire(DirectBuffer buffer, int keyOffset, int keyLength, long expireAtMillis);
+
+    /**
+     * Removes every entry.
+     */
+    void recoverClear();
+
+    /**
+     * Writes every live entry to a snapshot.
+     *
+     * @param writer     the snapshot.
+     * @param consistent whether the entries must be one instant's (every shard held at once, writers waiting), as
+     *                   a snapshot with no log behind it must be; otherwise one shard at a time.
+     * @throws IOException when the snapshot cannot be written.
+     */
+    void snapshot(SnapshotWriter writer, boolean consistent) throws IOException;
+}

@@ -1,0 +1,260 @@
+package io.agni.store.persist;
+
+import io.agni.api.Durability;
+import io.agni.store.file.DirectoryInUseException;
+import io.agni.store.file.FileLayer;
+import io.agni.store.log.LogCorruptedException;
+import io.agni.store.log.LogWriter;
+import io.agni.store.snapshot.SnapshotDamagedException;
+import io.agni.store.snapshot.SnapshotLayout;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PersistenceTest
+{
+    private static final int SEGMENT = 4096;
+
+    @TempDir
+    Path directory;
+
+    private final FakeClock clock = new FakeClock();
+
+    @Test
+    void theLogAloneBringsTheStateBack() throws IOException
+    {
+        final MapState state = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, state);
+        set(persistence.log(), "a", "1", 0);
+        set(persistence.log(), "b", "2", 99);
+        delete(persistence.log(), "a");
+        expire(persistence.log(), "b", 0);
+        set(persistence.log(), "c", "3", 0);
+        persistence.close(); // as a crash: no checkpoint
+
+        final MapState reopened = new MapState();
+        open(Durability.DURABLE, reopened).close();
+        assertEquals(map("b", "2", 0, "c", "3", 0), reopened.entries);
+    }
+
+    @Test
+    void aCheckpointPrunesTheLogAndReplayStartsAtItsSequence() throws IOException
+    {
+        final MapState state = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, state);
+        for (int i = 0; i < 300; i++)
+        {
+            apply(state, persistence.log(), "key-" + (i % 50), "value-" + i);
+        }
+        final int segmentsBefore = files(".log").size();
+        persistence.checkpoint(state);
+        assertTrue(files(".log").size() < segmentsBefore, "segments " + files(".log"));
+        assertEquals(1, files(".snap").size());
+        apply(state, persistence.log(), "after", "checkpoint");
+        persistence.close();
+
+        final MapState reopened = new MapState();
+        open(Durability.DURABLE, reopened).close();
+        assertEquals(state.entries, reopened.entries);
+    }
+
+    @Test
+    void aCleanCloseLeavesOnlyASnapshot() throws IOException
+    {
+        final MapState state = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, state);
+        for (int i = 0; i < 100; i++)
+        {
+            apply(state, persistence.log(), "key-" + i, "v" + i);
+        }
+        persistence.close(state);
+
+        assertEquals(List.of(), files(".log"));
+        assertEquals(1, files(".snap").size());
+        final MapState reopened = new MapState();
+        final Persistence again = open(Durability.DURABLE, reopened);
+        assertEquals(state.entries, reopened.entries);
+        apply(reopened, again.log(), "more", "after reopen");
+        again.close();
+        final MapState third = new MapState();
+        open(Durability.DURABLE, third).close();
+        assertEquals(reopened.entries, third.entries);
+    }
+
+    @Test
+    void fastKeepsOnlySnapshotsAndTakesOverALog() throws IOException
+    {
+        final MapState durable = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, durable);
+        apply(durable, persistence.log(), "from", "the log");
+        persistence.close(); // crash: the log is all there is
+
+        final MapState fast = new MapState();
+        final Persistence opened = open(Durability.FAST, fast);
+        assertNull(opened.log());
+        assertEquals(durable.entries, fast.entries);
+        assertEquals(List.of(), files(".log"));
+        fast.entries.put("only", new MapState.Value("in memory", 0));
+        opened.close(); // a crash loses what came after the last snapshot
+
+        final MapState afterCrash = new MapState();
+        final Persistence third = open(Durability.FAST, afterCrash);
+        assertEquals(durable.entries, afterCrash.entries);
+        afterCrash.entries.put("kept", new MapState.Value("by close", 0));
+        third.close(afterCrash);
+
+        final MapState last = new MapState();
+        open(Durability.FAST, last).close();
+        assertEquals(afterCrash.entries, last.entries);
+        assertEquals(1, files(".snap").size());
+    }
+
+    @Test
+    void aDamagedSnapshotStopsTheOpenAndNamesIt() throws IOException
+    {
+        final MapState state = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, state);
+        for (int i = 0; i < 100; i++)
+        {
+            apply(state, persistence.log(), "key-" + i, "v" + i);
+        }
+        persistence.close(state);
+        final Path snapshot = files(".snap").get(0);
+        try (RandomAccessFile file = new RandomAccessFile(snapshot.toFile(), "rw"))
+        {
+            file.seek(200);
+            final int b = file.read();
+            file.seek(200);
+            file.write(b ^ 1);
+        }
+
+        final SnapshotDamagedException ex = assertThrows(SnapshotDamagedException.class,
+            () -> open(Durability.DURABLE, new MapState()));
+        assertEquals(snapshot, ex.file());
+        // The failed open gave the directory up.
+        Files.delete(snapshot);
+        open(Durability.DURABLE, new MapState()).close();
+    }
+
+    @Test
+    void aMissingSnapshotIsNoticedThroughTheLog() throws IOException
+    {
+        final MapState state = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, state);
+        for (int i = 0; i < 300; i++)
+        {
+            apply(state, persistence.log(), "key-" + i, "v" + i);
+        }
+        persistence.checkpoint(state);
+        apply(state, persistence.log(), "after", "checkpoint");
+        persistence.close();
+        Files.delete(files(".snap").get(0));
+
+        assertThrows(LogCorruptedException.class, () -> open(Durability.DURABLE, new MapState()));
+    }
+
+    @Test
+    void leftoversOfACrashedCheckpointAreRemoved() throws IOException
+    {
+        final MapState state = new MapState();
+        final Persistence persistence = open(Durability.DURABLE, state);
+        apply(state, persistence.log(), "a", "1");
+        persistence.close(state);
+        final Path leftover = directory.resolve(SnapshotLayout.fileName(77) + ".tmp");
+        Files.write(leftover, new byte[10]);
+
+        final MapState reopened = new MapState();
+        open(Durability.DURABLE, reopened).close();
+        assertEquals(state.entries, reopened.entries);
+        assertFalse(Files.exists(leftover));
+    }
+
+    @Test
+    void theDirectoryHasOneOwner() throws IOException
+    {
+        final Persistence persistence = open(Durability.DURABLE, new MapState());
+        final DirectoryInUseException ex = assertThrows(DirectoryInUseException.class,
+            () -> open(Durability.PARANOID, new MapState()));
+        assertTrue(ex.getMessage().contains(directory.toRealPath().toString()), ex.getMessage());
+        persistence.close();
+        open(Durability.PARANOID, new MapState()).close();
+    }
+
+    @Test
+    void noneHasNoDirectory()
+    {
+        assertThrows(IllegalArgumentException.class, () -> open(Durability.NONE, new MapState()));
+    }
+
+    private Persistence open(final Durability durability, final MapState state) throws IOException
+    {
+        return Persistence.open(directory, durability, FileLayer.system(), SEGMENT, state, clock);
+    }
+
+    private static void apply(final MapState state, final LogWriter log, final String key, final String value)
+    {
+        set(log, key, value, 0);
+        state.entries.put(key, new MapState.Value(value, 0));
+    }
+
+    private static void set(final LogWriter log, final String key, final String value, final long expireAt)
+    {
+        final UnsafeBuffer k = MapState.bytes(key);
+        final UnsafeBuffer v = MapState.bytes(value);
+        log.appendSet(k, 0, k.capacity(), v, 0, v.capacity(), expireAt);
+    }
+
+    private static void delete(final LogWriter log, final String key)
+    {
+        final UnsafeBuffer k = MapState.bytes(key);
+        log.appendDelete(k, 0, k.capacity());
+    }
+
+    private static void expire(final LogWriter log, final String key, final long at)
+    {
+        final UnsafeBuffer k = MapState.bytes(key);
+        log.appendExpire(k, 0, k.capacity(), at);
+    }
+
+    private static TreeMap<String, MapState.Value> map(
+        final String k1, final String v1, final long e1, final String k2, final String v2, final long e2)
+    {
+        final TreeMap<String, MapState.Value> map = new TreeMap<>();
+        map.put(k1, new MapState.Value(v1, e1));
+        map.put(k2, new MapState.Value(v2, e2));
+        return map;
+    }
+
+    private List<Path> files(final String suffix) throws IOException
+    {
+        try (Stream<Path> files = Files.list(directory))
+        {
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+        }
+    }
+
+    private static final class FakeClock implements org.agrona.concurrent.EpochClock
+    {
+        long now = 1_000;
+
+        @Override
+        public long time()
+        {
+            return now;
+        }
+    }
+}
