@@ -1,0 +1,83 @@
+package io.agni.store.persist;
+
+import io.agni.api.Durability;
+import io.agni.store.file.FileLayer;
+import io.agni.store.log.ChangeRecorder;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ChangeRecorderTest
+{
+    @TempDir
+    Path directory;
+
+    @Test
+    void aBatchIsOneRecordAppliedWhole() throws IOException
+    {
+        final Persistence persistence = open(new MapState());
+        final ChangeRecorder changes = new ChangeRecorder(persistence.log());
+        set(changes, "kept", "1", 0);
+        final long before = persistence.log().nextSequence();
+
+        changes.beginBatch();
+        set(changes, "a", "x".repeat(3000), 0);
+        set(changes, "b", "2", 12345);
+        delete(changes, "kept");
+        final UnsafeBuffer c = MapState.bytes("b");
+        changes.expire(c, 0, c.capacity(), 777);
+        changes.endBatch();
+        assertEquals(before + 1, persistence.log().nextSequence());
+
+        changes.beginBatch();
+        set(changes, "dropped", "never", 0);
+        changes.abandonBatch();
+        changes.beginBatch();
+        changes.endBatch();
+        assertEquals(before + 1, persistence.log().nextSequence());
+        changes.awaitDurable();
+        persistence.close();
+
+        final MapState state = new MapState();
+        open(state).close();
+        assertEquals(2, state.entries.size());
+        assertEquals(new MapState.Value("x".repeat(3000), 0), state.entries.get("a"));
+        assertEquals(new MapState.Value("2", 777), state.entries.get("b"));
+    }
+
+    @Test
+    void aClearInsideABatchIsRefused() throws IOException
+    {
+        try (Persistence persistence = open(new MapState()))
+        {
+            final ChangeRecorder changes = new ChangeRecorder(persistence.log());
+            changes.beginBatch();
+            assertThrows(IllegalStateException.class, changes::clear);
+            assertThrows(IllegalStateException.class, changes::beginBatch);
+        }
+    }
+
+    private Persistence open(final MapState state) throws IOException
+    {
+        return Persistence.open(directory, Durability.DURABLE, FileLayer.system(), 4096, state, () -> 0);
+    }
+
+    private static void set(final ChangeRecorder changes, final String key, final String value, final long at)
+    {
+        final UnsafeBuffer k = MapState.bytes(key);
+        final UnsafeBuffer v = MapState.bytes(value);
+        changes.set(k, 0, k.capacity(), v, 0, v.capacity(), at);
+    }
+
+    private static void delete(final ChangeRecorder changes, final String key)
+    {
+        final UnsafeBuffer k = MapState.bytes(key);
+        changes.delete(k, 0, k.capacity());
+    }
+}
