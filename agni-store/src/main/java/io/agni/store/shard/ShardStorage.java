@@ -238,7 +238,7 @@ abstract class ShardStorage
 
     /**
      * Drops an entry written by {@link #prepareLocked} or {@link #copyInLocked} that will not be linked, and unpins
-     * its segment.
+     * its segment. Entries dropped in the reverse of the order they were written give the head's space back.
      *
      * @param hasExpiry whether the entry was written with an expiry time.
      */
@@ -247,7 +247,20 @@ abstract class ShardStorage
     {
         final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
         arena.unpin(Arena.segmentIdOf(location));
-        arena.onDead(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
+        arena.onAbandoned(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
+    }
+
+    /**
+     * Before a multi-key write that the budget refused is tried again, with every entry it wrote abandoned: compacts
+     * in place, the segments with the most garbage first, until the head's free tail and the garbage reclaimed could
+     * hold {@code bytes}. The caller holds the write lock.
+     *
+     * @param bytes the bytes of the batch's regular entries (at most {@link Arena#LARGE_ENTRY_BYTES} each) in this
+     *              shard.
+     */
+    public void reclaimForBatchLocked(final long bytes)
+    {
+        compactor.reclaimForBatch(bytes);
     }
 
     /**
