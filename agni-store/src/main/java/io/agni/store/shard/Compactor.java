@@ -64,7 +64,7 @@ final class Compactor
      */
     static final int IN_PLACE_ATTEMPTS = 4;
 
-    private final ShardStorage shard;
+    private final ShardTable shard;
     private final Arena arena;
     private final long seed;
     private final EntryCursor moveCursor = new EntryCursor();
@@ -80,7 +80,7 @@ final class Compactor
      */
     long movedBytes;
 
-    Compactor(final ShardStorage shard, final Arena arena, final long seed)
+    Compactor(final ShardTable shard, final Arena arena, final long seed)
     {
         this.shard = shard;
         this.arena = arena;
