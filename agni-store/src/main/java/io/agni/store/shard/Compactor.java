@@ -28,8 +28,9 @@ import io.agni.store.index.IndexTable;
  * <h2>Compaction in place</h2>
  * When the budget refuses a new segment, {@link #allocate} slides the live entries of the segment with the most
  * non-live bytes to its start and appends at its freed tail, up to {@link #IN_PLACE_ATTEMPTS} segments. This work is
- * not bounded by a step: it runs only when the alternative is refusing the write, and a half-slid segment would
- * leave a hole no entry describes. A multi-key write that the budget refused part-way compacts in place for all of
+ * not bounded by a step: it runs only when the alternative is refusing the write; the room a slide frees is usable
+ * only at the segment's tail, so only a whole slide gives the write its room; and a half-slid segment would leave a
+ * hole no entry describes. A multi-key write that the budget refused part-way compacts in place for all of
  * its bytes ({@link #reclaimForBatch}) before it tries once more, since its entries written so far pinned their
  * segments.
  *
