@@ -15,7 +15,8 @@ import java.util.List;
  * One atomic multi-key set ({@code setAll}): lock every shard involved in ascending order, check the condition,
  * grow the tables, write every new entry into fresh arena space, and only then link them all into the indexes, so
  * that a refusal by the budget changes nothing visible and a reader of any key sees all or none of the new values
- * (docs/architecture.md, "Multi-key set").
+ * (docs/architecture.md, "Multi-key set"). A batch the budget refuses part-way is tried once more after each shard
+ * compacted in place for its part, since the entries written before the refusal pinned their segments.
  *
  * <h2>Memory</h2>
  * One instance per thread, reused: its arrays grow to the largest batch and are dropped after a batch of more than
@@ -153,19 +154,11 @@ final class MultiSet
                     store.shardAt(s).ensureRoomLocked(newKeys);
                 }
             }
-            writeAndLink(store, c);
+            writeAndLink(store, shards, c);
             for (int j = 0; j < shards; j++)
             {
                 final int s = order[j];
-                long written = 0;
-                for (int i = 0; i < count; i++)
-                {
-                    if (shardOf[i] == s)
-                    {
-                        written += EntryLayout.length(keyLengths[i], valueLengths[i], false);
-                    }
-                }
-                store.shardAt(s).maybeCompactLocked(written);
+                store.shardAt(s).maybeCompactLocked(batchBytes(s, false));
             }
             return true;
         }
@@ -178,25 +171,36 @@ final class MultiSet
         }
     }
 
-    private void writeAndLink(final OffHeapStore store, final ThreadContext c)
+    /**
+     * Writes every entry unlinked, then links them all. When the budget refuses an entry part-way, the entries written
+     * so far are abandoned (unpinning their segments), each shard compacts in place for its part of the batch, and
+     * the batch is written once more; a second refusal throws with nothing visible changed.
+     */
+    private void writeAndLink(final OffHeapStore store, final int shards, final ThreadContext c)
     {
-        int prepared = 0;
+        int refused = prepareAll(store);
+        if (refused >= 0)
+        {
+            for (int j = 0; j < shards; j++)
+            {
+                final int s = order[j];
+                final long bytes = batchBytes(s, true);
+                if (bytes > 0)
+                {
+                    store.shardAt(s).reclaimForBatchLocked(bytes);
+                }
+            }
+            refused = prepareAll(store);
+            if (refused >= 0)
+            {
+                shard(store, refused).countRejectedLocked();
+                throw OffHeapStore.budgetExceeded(
+                    EntryLayout.length(keyLengths[refused], valueLengths[refused], false), store.budget());
+            }
+        }
         int linked = 0;
         try
         {
-            for (; prepared < count; prepared++)
-            {
-                final int i = prepared;
-                final long location = shard(store, i).prepareLocked(
-                    keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i], valueLengths[i]);
-                if (location == Arena.NO_SPACE)
-                {
-                    shard(store, i).countRejectedLocked();
-                    throw OffHeapStore.budgetExceeded(
-                        EntryLayout.length(keyLengths[i], valueLengths[i], false), store.budget());
-                }
-                locations[i] = location;
-            }
             for (; linked < count; linked++)
             {
                 final int i = linked;
@@ -206,14 +210,78 @@ final class MultiSet
         }
         catch (final Throwable ex)
         {
-            // Whatever stopped the batch (the budget, or an error), the entries written and not linked are dropped:
-            // left pinned, their segments could never be compacted or recycled.
-            for (int j = linked; j < prepared; j++)
-            {
-                shard(store, j).abandonLocked(locations[j], keyLengths[j], valueLengths[j]);
-            }
+            abandon(store, linked, count);
             throw ex;
         }
+    }
+
+    /**
+     * Writes every entry into fresh arena space, unlinked, each pinning its segment.
+     *
+     * @return -1 if every entry was written, else the index of the entry the budget refused; the entries written
+     * before it are abandoned.
+     */
+    private int prepareAll(final OffHeapStore store)
+    {
+        int prepared = 0;
+        try
+        {
+            for (; prepared < count; prepared++)
+            {
+                final int i = prepared;
+                final long location = shard(store, i).prepareLocked(
+                    keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i], valueLengths[i]);
+                if (location == Arena.NO_SPACE)
+                {
+                    break;
+                }
+                locations[i] = location;
+            }
+        }
+        catch (final Throwable ex)
+        {
+            abandon(store, 0, prepared);
+            throw ex;
+        }
+        if (prepared == count)
+        {
+            return -1;
+        }
+        abandon(store, 0, prepared);
+        return prepared;
+    }
+
+    /**
+     * Drops the entries {@code from} (inclusive) to {@code to} (exclusive), written and not linked, last first so
+     * that each gives its space back: left pinned, their segments could never be compacted or recycled.
+     */
+    private void abandon(final OffHeapStore store, final int from, final int to)
+    {
+        for (int j = to - 1; j >= from; j--)
+        {
+            shard(store, j).abandonLocked(locations[j], keyLengths[j], valueLengths[j]);
+        }
+    }
+
+    /**
+     * The bytes of the batch's entries in shard {@code s}; only of those short enough for a regular segment when
+     * {@code regularOnly} (compaction in place cannot place the others).
+     */
+    private long batchBytes(final int s, final boolean regularOnly)
+    {
+        long bytes = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (shardOf[i] == s)
+            {
+                final long length = EntryLayout.length(keyLengths[i], valueLengths[i], false);
+                if (!regularOnly || length <= Arena.LARGE_ENTRY_BYTES)
+                {
+                    bytes += length;
+                }
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -175,6 +175,30 @@ public final class Arena
     }
 
     /**
+     * Accounts an entry that was written but never linked (a refused or failed multi-key write) as gone: when it is
+     * the last entry appended to the head, its bytes become the head's free tail again, else it is garbage as
+     * {@link #onDead} makes it. Entries abandoned in the reverse of the order they were written thus give their
+     * space back whole.
+     *
+     * @param segmentId its segment.
+     * @param offset    where it starts.
+     * @param length    its length.
+     */
+    public void onAbandoned(final int segmentId, final int offset, final int length)
+    {
+        final Segment s = segments[segmentId];
+        if (s != head || offset + length != s.used)
+        {
+            onDead(segmentId, offset, length);
+            return;
+        }
+        s.live -= length;
+        liveBytes -= length;
+        regularLive -= length;
+        s.used = s.live == 0 ? 0 : offset;
+    }
+
+    /**
      * Marks a segment as holding one more entry that is not linked into the index yet, so that compaction skips it.
      *
      * @param segmentId the entry's segment.
@@ -209,6 +233,27 @@ public final class Arena
             final Segment s = segments[i];
             if (s != null && !s.dedicated && s != spare && i != excludedId && s.pins == 0 &&
                 (best == null || s.capacity() - s.live > best.capacity() - best.live))
+            {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The regular segment with the most garbage (bytes in use that no live entry holds), other than the spare and a
+     * pinned segment: where compaction in place turns the most garbage into free space.
+     *
+     * @return the segment, or {@code null} if no such segment holds garbage.
+     */
+    public Segment mostGarbage()
+    {
+        Segment best = null;
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null && !s.dedicated && s != spare && s.pins == 0 && s.used > s.live &&
+                (best == null || s.used - s.live > best.used - best.live))
             {
                 best = s;
             }

@@ -74,4 +74,14 @@ public final class Segment
     {
         return live;
     }
+
+    /**
+     * Entries written here but not linked yet, for integrity checks: 0 whenever no operation holds the shard's lock.
+     *
+     * @return the pins.
+     */
+    public int pins()
+    {
+        return pins;
+    }
 }

@@ -28,8 +28,11 @@ import io.agni.store.index.IndexTable;
  * <h2>Compaction in place</h2>
  * When the budget refuses a new segment, {@link #allocate} slides the live entries of the segment with the most
  * non-live bytes to its start and appends at its freed tail, up to {@link #IN_PLACE_ATTEMPTS} segments. This work is
- * not bounded by a step: it runs only when the alternative is refusing the write, and a half-slid segment would
- * leave a hole no entry describes.
+ * not bounded by a step: it runs only when the alternative is refusing the write; the room a slide frees is usable
+ * only at the segment's tail, so only a whole slide gives the write its room; and a half-slid segment would leave a
+ * hole no entry describes. A multi-key write that the budget refused part-way compacts in place for all of
+ * its bytes ({@link #reclaimForBatch}) before it tries once more, since its entries written so far pinned their
+ * segments.
  *
  * <h2>Concurrency</h2>
  * Every method runs under the owning shard's write lock, so optimistic readers of moved entries fail validation.
@@ -62,7 +65,7 @@ final class Compactor
      */
     static final int IN_PLACE_ATTEMPTS = 4;
 
-    private final ShardStorage shard;
+    private final ShardTable shard;
     private final Arena arena;
     private final long seed;
     private final EntryCursor moveCursor = new EntryCursor();
@@ -78,7 +81,7 @@ final class Compactor
      */
     long movedBytes;
 
-    Compactor(final ShardStorage shard, final Arena arena, final long seed)
+    Compactor(final ShardTable shard, final Arena arena, final long seed)
     {
         this.shard = shard;
         this.arena = arena;
@@ -248,6 +251,30 @@ final class Compactor
             compactInPlace(victim);
         }
         return arena.headFree() >= length;
+    }
+
+    /**
+     * Before a multi-key write that the budget refused is tried again, none of its entries written: compacts in place,
+     * the segment with the most garbage first, until the head's free tail and the garbage turned into free space
+     * could hold {@code bytes}, or no segment holds garbage. Each entry the batch writes pins its segment (the head
+     * first), so garbage left in a segment the batch writes into is out of its reach until the batch ends: this
+     * reclaims it before the first entry is written.
+     *
+     * @param bytes the bytes of the batch's regular entries in this shard.
+     */
+    void reclaimForBatch(final long bytes)
+    {
+        long room = arena.headFree();
+        while (room < bytes)
+        {
+            final Segment victim = arena.mostGarbage();
+            if (victim == null)
+            {
+                return;
+            }
+            room += victim.used() - victim.live();
+            compactInPlace(victim);
+        }
     }
 
     private void compactInPlace(final Segment victim)

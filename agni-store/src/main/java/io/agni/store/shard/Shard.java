@@ -7,9 +7,7 @@ import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
-import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
-import io.agni.store.index.IndexTable;
 import io.agni.store.memory.OffHeapMemory;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -17,63 +15,21 @@ import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
-import java.util.concurrent.locks.StampedLock;
 
 /**
- * One shard: its {@link ShardStorage} (index table, arena, counts) behind one {@link StampedLock}. Implements the
- * per-operation storage and locking protocol of docs/architecture.md ("Operations"); the storage does the work once
- * the lock is held.
+ * One shard: its index table and arena ({@link ShardTable}), the writing of entries ({@link ShardStorage}) and its
+ * lock and reads ({@link ShardReads}), with the writes and the whole-shard operations here. Implements the
+ * per-operation storage and locking protocol of docs/architecture.md ("Operations").
  *
  * <h2>Concurrency</h2>
- * Writers take the write lock. Readers first try an optimistic stamp: they load the table and segment array into
- * locals, probe and copy out, and trust the result only if the stamp still validates; a read that sees an
- * inconsistent header (possible while a writer is mid-change) reports {@link #INCONSISTENT} instead of throwing, and
- * the reader retries under the read lock. Every length and offset read this way is bounds-checked by
- * {@link EntryCursor#wrap} before use, and memory a reader may still reach is freed only once it has left its
- * operation ({@link OffHeapMemory}). Methods named {@code ...Locked} expect the caller to hold the lock they name.
+ * Every write takes the write lock for the whole operation; reads are optimistic first ({@link ShardReads}).
  *
  * <h2>Expiry</h2>
  * Expired entries are invisible: reads treat them as absent; a write or a read that meets one removes it
  * (counted in {@link #expiredCount()}); {@link #sweep} removes them in bounded steps.
  */
-public final class Shard extends ShardStorage
+public final class Shard extends ShardReads
 {
-    /**
-     * Read result: the key is present but expired.
-     */
-    public static final int EXPIRED = -3;
-    /**
-     * Read result: the caller's buffer is too small and cannot grow.
-     */
-    public static final int TOO_SMALL = -4;
-
-    /**
-     * How often a reader retries optimistically (spinning while a writer holds the lock) before it takes the read
-     * lock, which may park it: write sections are a few hundred nanoseconds, a park and wake-up tens of
-     * microseconds.
-     */
-    private static final int OPTIMISTIC_ATTEMPTS = 64;
-
-    /**
-     * The end index of a {@link ByteRange} that selects a whole value (from 0).
-     */
-    private static final long WHOLE_VALUE_END = -1;
-
-    /**
-     * How often a writer retries {@code tryWriteLock} with {@link Thread#onSpinWait()} between tries before it
-     * starts yielding.
-     */
-    private static final int WRITE_SPINS = 128;
-
-    /**
-     * How often a writer then retries {@code tryWriteLock} with {@link Thread#yield()} between tries before it
-     * queues on the lock (which allocates a node and may park). Yielding lets a holder that lost its CPU finish;
-     * queueing and the wake-up that follows cost more than the write section they wait for.
-     */
-    private static final int WRITE_YIELDS = 64;
-
-    private final StampedLock lock = new StampedLock();
-
     /**
      * An empty shard.
      *
@@ -86,252 +42,6 @@ public final class Shard extends ShardStorage
     {
         super(memory, clock, seed);
     }
-
-    // ------------------------------------------------------------------------------------------------------------
-    // Locks, for multi-key operations that span shards (callers lock shards in ascending index order).
-    // ------------------------------------------------------------------------------------------------------------
-
-    /**
-     * Takes the write lock.
-     *
-     * @return the stamp for {@link #unlockWrite(long)}.
-     */
-    public long lockWrite()
-    {
-        return acquireWrite();
-    }
-
-    private long acquireWrite()
-    {
-        long stamp = lock.tryWriteLock();
-        for (int spin = 0; stamp == 0 && spin < WRITE_SPINS; spin++)
-        {
-            Thread.onSpinWait();
-            stamp = lock.tryWriteLock();
-        }
-        for (int yields = 0; stamp == 0 && yields < WRITE_YIELDS; yields++)
-        {
-            Thread.yield();
-            stamp = lock.tryWriteLock();
-        }
-        return stamp != 0 ? stamp : lock.writeLock();
-    }
-
-    /**
-     * Releases the write lock.
-     *
-     * @param stamp from {@link #lockWrite()}.
-     */
-    public void unlockWrite(final long stamp)
-    {
-        lock.unlockWrite(stamp);
-    }
-
-    /**
-     * Takes the read lock.
-     *
-     * @return the stamp for {@link #unlockRead(long)}.
-     */
-    public long lockRead()
-    {
-        return lock.readLock();
-    }
-
-    /**
-     * Releases the read lock.
-     *
-     * @param stamp from {@link #lockRead()}.
-     */
-    public void unlockRead(final long stamp)
-    {
-        lock.unlockRead(stamp);
-    }
-
-    // ------------------------------------------------------------------------------------------------------------
-    // Reads
-    // ------------------------------------------------------------------------------------------------------------
-
-    /**
-     * Copies a key's value into {@code dst}, or into a new array left in {@code c} when {@code dst} is null.
-     * Any thread.
-     * <p>
-     * The common case, a zero-copy read of an entry of a common shape ({@link FastRead}) that no writer
-     * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #readRetrying}.
-     *
-     * @return the value's length or {@link AgniStore#NOT_FOUND}.
-     */
-    public int get(
-        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        final int tag = IndexLayout.tag(hash);
-        if (dst != null)
-        {
-            final long stamp = lock.tryOptimisticRead();
-            final int r = FastRead.readValue(
-                table, arena.segments(), tag, key, keyOffset, keyLength, dst, dstOffset, clock);
-            if ((r >= 0 || r == ABSENT) && lock.validate(stamp))
-            {
-                return r;
-            }
-        }
-        return readRetrying(tag, key, keyOffset, keyLength, true, 0, WHOLE_VALUE_END, dst, dstOffset, c);
-    }
-
-    /**
-     * Reads a key's value while the caller holds this shard's read or write lock (for {@code getAll}).
-     *
-     * @return a copy of the value or {@code null}.
-     */
-    public byte[] getLocked(
-        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
-    {
-        final int r = readSlice(table, arena.segments(), IndexLayout.tag(hash), key, keyOffset, keyLength,
-            true, 0, WHOLE_VALUE_END, null, 0, c);
-        if (r == INCONSISTENT)
-        {
-            throw corrupt("entry unreadable under the lock");
-        }
-        return r >= 0 ? c.array : null;
-    }
-
-    /**
-     * The key's expiry state: {@code TTL_KEY_ABSENT}, {@code TTL_NO_EXPIRY} or its absolute expiry time.
-     * Any thread.
-     *
-     * @return the expiry state.
-     */
-    public long expireTime(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final ThreadContext c)
-    {
-        final int tag = IndexLayout.tag(hash);
-        if (readRetrying(tag, key, keyOffset, keyLength, false, 0, 0, null, 0, c) < 0)
-        {
-            return AgniStore.TTL_KEY_ABSENT;
-        }
-        final EntryCursor e = c.entry;
-        return e.hasExpiry() ? e.expireAt : AgniStore.TTL_NO_EXPIRY;
-    }
-
-    private int finishRead(
-        final int r, final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final ThreadContext c)
-    {
-        if (r >= 0 || r == ABSENT)
-        {
-            return r;
-        }
-        if (r == EXPIRED)
-        {
-            expireIfDue(tag, key, keyOffset, keyLength, c.entry);
-            return AgniStore.NOT_FOUND;
-        }
-        throw new IndexOutOfBoundsException(
-            "destination too small: value length=" + c.dstNeeded + ", capacity=" + c.dstCapacity);
-    }
-
-    /**
-     * A key's value length, or a slice of its value ({@link ByteRange}) copied into {@code dst}, or into a new array
-     * left in {@code c} when {@code dst} is null: valueLength and getRange. Only the slice is copied. Any thread.
-     *
-     * @return without {@code copySlice}: the value's length or {@link AgniStore#NOT_FOUND}; with it: the bytes
-     * copied or NOT_FOUND.
-     */
-    public int readRange(
-        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final boolean copySlice, final long start, final long end,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        final int tag = IndexLayout.tag(hash);
-        return readRetrying(tag, key, keyOffset, keyLength, copySlice, start, end, dst, dstOffset, c);
-    }
-
-    /**
-     * The general read, for any entry and either destination: up to {@link #OPTIMISTIC_ATTEMPTS} optimistic
-     * attempts with {@link #readSlice}, then one under the read lock; an expired entry found is removed. When it
-     * returns a length, {@code c.entry} describes the entry as the validated (or locked) read saw it.
-     *
-     * @return as {@link #readRange}.
-     */
-    private int readRetrying(
-        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final boolean copySlice, final long start, final long end,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        int r;
-        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
-        {
-            final long stamp = lock.tryOptimisticRead();
-            if (stamp != 0)
-            {
-                r = readSlice(table, arena.segments(), tag, key, keyOffset, keyLength, copySlice, start, end,
-                    dst, dstOffset, c);
-                if (r != INCONSISTENT && lock.validate(stamp))
-                {
-                    return finishRead(r, tag, key, keyOffset, keyLength, c);
-                }
-            }
-            Thread.onSpinWait();
-        }
-        final long readStamp = lock.readLock();
-        try
-        {
-            r = readSlice(table, arena.segments(), tag, key, keyOffset, keyLength, copySlice, start, end,
-                dst, dstOffset, c);
-        }
-        finally
-        {
-            lock.unlockRead(readStamp);
-        }
-        if (r == INCONSISTENT)
-        {
-            throw corrupt("entry unreadable under the read lock");
-        }
-        return finishRead(r, tag, key, keyOffset, keyLength, c);
-    }
-
-    private int readSlice(
-        final IndexTable t, final Segment[] segments, final int tag,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final boolean copySlice, final long start, final long end,
-        final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
-    {
-        final EntryCursor e = c.entry;
-        final int r = lookup(t, segments, tag, key, keyOffset, keyLength, e);
-        if (r < 0)
-        {
-            return r;
-        }
-        if (e.hasExpiry() && e.expireAt <= clock.time())
-        {
-            return EXPIRED;
-        }
-        if (!copySlice)
-        {
-            return e.valueLength;
-        }
-        final long slice = ByteRange.slice(start, end, e.valueLength);
-        final int from = e.valueOffset + ByteRange.first(slice);
-        final int count = ByteRange.count(slice);
-        if (dst == null)
-        {
-            final byte[] copy = new byte[count];
-            e.buffer.getBytes(from, copy);
-            c.array = copy;
-        }
-        else
-        {
-            if (!dst.isExpandable() && (long)dstOffset + count > dst.capacity())
-            {
-                c.dstCapacity = dst.capacity();
-                c.dstNeeded = count;
-                return TOO_SMALL;
-            }
-            dst.putBytes(dstOffset, e.buffer, from, count);
-        }
-        return count;
-    }
-
 
     // ------------------------------------------------------------------------------------------------------------
     // Writes (each takes the write lock)
@@ -398,7 +108,6 @@ public final class Shard extends ShardStorage
             lock.unlockWrite(stamp);
         }
     }
-
 
     /**
      * Removes a key, optionally copying its value out first (getAndDelete).
@@ -847,20 +556,6 @@ public final class Shard extends ShardStorage
         try
         {
             verifyLocked(e, scratch);
-        }
-        finally
-        {
-            lock.unlockWrite(stamp);
-        }
-    }
-
-    private void expireIfDue(
-        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
-    {
-        final long stamp = acquireWrite();
-        try
-        {
-            findForWrite(tag, key, keyOffset, keyLength, e);
         }
         finally
         {

@@ -22,6 +22,14 @@ final class ShardIntegrity
         final int resume, final EntryCursor e, final ThreadContext scratch)
     {
         final Segment[] segments = arena.segments();
+        for (final Segment s : segments)
+        {
+            // first: an entry never linked also breaks the live-byte counts below, and the pin names the cause
+            if (s != null)
+            {
+                check(s.pins() == 0, "segment " + s.id + " is pinned by " + s.pins() + " entries never linked");
+            }
+        }
         int slots = 0;
         int withExpiry = 0;
         long liveFromIndex = 0;

@@ -135,7 +135,9 @@ final class ShardDriver implements AutoCloseable
 
     /**
      * Writes the given keys as one batch, as {@code setAll} does: room in the table, every entry written unlinked
-     * (pinning its segment), then all linked, then one compaction step. Refused by the budget: nothing linked.
+     * (pinning its segment), then all linked, then one compaction step. Refused by the budget part-way: every entry
+     * written is abandoned, last first, the shard compacts in place for the batch's bytes, and the batch is written
+     * once more; refused again: nothing linked.
      *
      * @return whether the batch was written.
      */
@@ -145,29 +147,25 @@ final class ShardDriver implements AutoCloseable
         try
         {
             int newKeys = 0;
-            for (final int k : keys)
-            {
-                final byte[] kb = key(k);
-                newKeys += shard.containsLocked(hash(kb), key, 0, kb.length, c.entry) ? 0 : 1;
-            }
-            shard.ensureRoomLocked(newKeys);
-            final long[] locations = new long[keys.length];
             long written = 0;
+            long regular = 0;
             for (int i = 0; i < keys.length; i++)
             {
                 final byte[] kb = key(keys[i]);
-                key.wrap(kb);
-                value.wrap(values[i]);
-                locations[i] = shard.prepareLocked(key, 0, kb.length, value, 0, values[i].length);
-                if (locations[i] == Arena.NO_SPACE)
+                newKeys += shard.containsLocked(hash(kb), key, 0, kb.length, c.entry) ? 0 : 1;
+                final long length = EntryLayout.length(kb.length, values[i].length, false);
+                written += length;
+                regular += length <= Arena.LARGE_ENTRY_BYTES ? length : 0;
+            }
+            shard.ensureRoomLocked(newKeys);
+            final long[] locations = new long[keys.length];
+            if (!prepareAll(keys, values, locations))
+            {
+                shard.reclaimForBatchLocked(regular);
+                if (!prepareAll(keys, values, locations))
                 {
-                    for (int j = 0; j < i; j++)
-                    {
-                        shard.abandonLocked(locations[j], key(keys[j]).length, values[j].length);
-                    }
                     return false;
                 }
-                written += EntryLayout.length(kb.length, values[i].length, false);
             }
             for (int i = 0; i < keys.length; i++)
             {
@@ -182,6 +180,26 @@ final class ShardDriver implements AutoCloseable
         {
             shard.unlockWrite(stamp);
         }
+    }
+
+    private boolean prepareAll(final int[] keys, final byte[][] values, final long[] locations)
+    {
+        for (int i = 0; i < keys.length; i++)
+        {
+            final byte[] kb = key(keys[i]);
+            key.wrap(kb);
+            value.wrap(values[i]);
+            locations[i] = shard.prepareLocked(key, 0, kb.length, value, 0, values[i].length);
+            if (locations[i] == Arena.NO_SPACE)
+            {
+                for (int j = i - 1; j >= 0; j--)
+                {
+                    shard.abandonLocked(locations[j], key(keys[j]).length, values[j].length);
+                }
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -1,0 +1,538 @@
+package io.agni.store.shard;
+
+import io.agni.api.CapacityExceededException;
+import io.agni.store.arena.Arena;
+import io.agni.store.arena.EntryCursor;
+import io.agni.store.arena.Segment;
+import io.agni.store.index.IndexLayout;
+import io.agni.store.index.IndexTable;
+import io.agni.store.memory.OffHeapMemory;
+import io.agni.store.scan.GlobMatcher;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
+
+/**
+ * The data structure of one shard without its lock: the index table, the entry arena it points into and the counts
+ * kept beside them. This class finds keys (also under an optimistic stamp), grows the table, removes entries and
+ * walks the whole table (sweep, scan, random key, clear, integrity); {@link ShardStorage} adds the writing of
+ * entries, and {@link Shard} the lock and the operations (docs/architecture.md, "Operations").
+ *
+ * <h2>Concurrency</h2>
+ * None of its own. {@link #lookup} is safe under an optimistic stamp: it bounds-checks every slot and header and
+ * reports {@link #INCONSISTENT} instead of throwing. Every other method expects the caller to hold the owning
+ * shard's write lock, or the read lock where its javadoc says so. The counters are plain fields that statistics
+ * read racily.
+ * <p>
+ * {@link Shard} extends this class (through {@link ShardStorage} and {@link ShardReads}) rather than holding it in
+ * a field, so that an optimistic read reaches the table and the arena from the shard itself, without one more
+ * dependent load.
+ */
+abstract class ShardTable
+{
+    /**
+     * Lookup result: the key is not in the table.
+     */
+    public static final int ABSENT = -1;
+    /**
+     * Lookup result: an optimistic read saw memory mid-change.
+     */
+    public static final int INCONSISTENT = -2;
+
+    private static final int INITIAL_SLOTS = 16;
+
+    final OffHeapMemory memory;
+    final EpochClock clock;
+    final long seed;
+    final Arena arena;
+    final Compactor compactor;
+    IndexTable table;
+    int count;
+    int expiring;
+    long expired;
+    long rejected;
+    int sweepCursor;
+
+    ShardTable(final OffHeapMemory memory, final EpochClock clock, final long seed)
+    {
+        this.memory = memory;
+        this.clock = clock;
+        this.seed = seed;
+        this.arena = new Arena(memory);
+        this.table = newTable(INITIAL_SLOTS);
+        this.compactor = new Compactor(this, arena, seed);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Lookup, also under an optimistic stamp
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Probes for a key. Safe on memory that is changing: every slot and header is bounds-checked.
+     *
+     * @return the slot index with {@code e} describing the entry, {@link #ABSENT} or {@link #INCONSISTENT}.
+     */
+    static int lookup(
+        final IndexTable t, final Segment[] segments, final int tag,
+        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int mask = t.mask;
+        int i = tag & mask;
+        for (int probes = 0; probes <= mask; probes++)
+        {
+            final long slot = t.get(i);
+            if (slot == IndexLayout.EMPTY)
+            {
+                return ABSENT;
+            }
+            if (IndexLayout.tagOf(slot) == tag)
+            {
+                final int segmentId = IndexLayout.segmentOf(slot);
+                if (segmentId >= segments.length)
+                {
+                    return INCONSISTENT;
+                }
+                final Segment s = segments[segmentId];
+                if (s == null || !e.wrap(s.buffer, segmentId, IndexLayout.offsetOf(slot)))
+                {
+                    return INCONSISTENT;
+                }
+                if (e.keyEquals(key, keyOffset, keyLength))
+                {
+                    e.slotIndex = i;
+                    e.slot = slot;
+                    return i;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        return INCONSISTENT;
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Keys of multi-key writes: the caller holds the write lock of every shard involved.
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Finds a live key, removing it if it has expired; the caller holds the write lock.
+     *
+     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
+     */
+    public int findLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        return findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+    }
+
+    /**
+     * Removes a live key; the caller holds the write lock.
+     *
+     * @return whether it was present.
+     */
+    public boolean removeLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        if (i < 0)
+        {
+            return false;
+        }
+        removeAt(i, e);
+        return true;
+    }
+
+    /**
+     * Whether a key is present and live; the caller holds the write lock.
+     *
+     * @return {@code true} if present.
+     */
+    public boolean containsLocked(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final EntryCursor e)
+    {
+        return findForWrite(IndexLayout.tag(hash), key, keyOffset, keyLength, e) >= 0;
+    }
+
+    /**
+     * Grows the table so that {@code newKeys} more keys fit; the caller holds the write lock.
+     *
+     * @throws CapacityExceededException if the budget refuses; nothing visible changed.
+     */
+    public void ensureRoomLocked(final int newKeys)
+    {
+        ensureRoomForNewKeys(newKeys);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Whole table
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Removes up to {@code maxSlots} slots' worth of expired entries, continuing where the last sweep stopped, then
+     * takes a step of compaction if one is under way or garbage is high. The caller holds the write lock.
+     *
+     * @return entries removed.
+     */
+    int sweepLocked(final int maxSlots, final EntryCursor e)
+    {
+        final int removed = expiring == 0 ? 0 : removeExpired(maxSlots, e);
+        compactor.afterWrite(0);
+        return removed;
+    }
+
+    private int removeExpired(final int maxSlots, final EntryCursor e)
+    {
+        final long now = clock.time();
+        final IndexTable t = table;
+        final Segment[] segments = arena.segments();
+        int i = sweepCursor & t.mask;
+        int removed = 0;
+        int examined = 0;
+        final int limit = Math.min(maxSlots, t.capacity());
+        while (examined < limit && expiring > 0)
+        {
+            final long slot = t.get(i);
+            if (slot != IndexLayout.EMPTY)
+            {
+                final Segment s = segments[IndexLayout.segmentOf(slot)];
+                if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+                {
+                    // Step past it, so that the next tick sweeps the rest of the shard rather than failing here.
+                    sweepCursor = (i + 1) & t.mask;
+                    throw corrupt("entry unreadable in sweep");
+                }
+                if (e.isExpired(now))
+                {
+                    removeAt(i, e);
+                    expired++;
+                    removed++;
+                    continue;
+                }
+            }
+            i = (i + 1) & t.mask;
+            examined++;
+        }
+        sweepCursor = i;
+        return removed;
+    }
+
+    /**
+     * One scan step over home buckets in reverse-binary order (as Redis's {@code dictScan}), which returns every key
+     * present for the whole scan at least once even if the table doubles between steps.
+     * The caller holds the read or write lock.
+     *
+     * @param bucketCursor where to continue, 0 to start.
+     * @param buckets      how many buckets to visit at most, at least 1.
+     * @param pattern      glob pattern or null.
+     * @param keys         where found keys are added.
+     * @param c            the caller's context; its {@code scannedBuckets} is set to the buckets visited.
+     * @return the next bucket cursor, 0 when this shard is done.
+     */
+    long scanLocked(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
+        final ThreadContext c)
+    {
+        final EntryCursor e = c.entry;
+        final IndexTable t = table;
+        final Segment[] segments = arena.segments();
+        final long mask = t.mask;
+        final long now = clock.time();
+        long v = bucketCursor;
+        int visited = 0;
+        do
+        {
+            final int bucket = (int)(v & mask);
+            int i = bucket;
+            long slot;
+            while ((slot = t.get(i)) != IndexLayout.EMPTY)
+            {
+                if (t.home(IndexLayout.tagOf(slot)) == bucket)
+                {
+                    final Segment s = segments[IndexLayout.segmentOf(slot)];
+                    if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+                    {
+                        throw corrupt("entry unreadable in scan");
+                    }
+                    if (!e.isExpired(now) &&
+                        (pattern == null || GlobMatcher.matches(pattern, e.buffer, e.keyOffset, e.keyLength)))
+                    {
+                        final byte[] k = new byte[e.keyLength];
+                        e.buffer.getBytes(e.keyOffset, k);
+                        keys.add(k);
+                    }
+                }
+                i = (i + 1) & t.mask;
+            }
+            v |= ~mask;
+            v = Long.reverse(v);
+            v++;
+            v = Long.reverse(v);
+            visited++;
+        }
+        while (v != 0 && visited < buckets);
+        c.scannedBuckets = visited;
+        return v;
+    }
+
+    /**
+     * The key of the first live entry at or after slot {@code startSlot}, probing at most {@code maxSlots} slots
+     * under the read lock (randomKey). Expired entries are skipped, not removed.
+     * The caller holds the read or write lock.
+     *
+     * @param startSlot where to start; reduced to the table's size.
+     * @param maxSlots  how many slots to look at, at most the whole table.
+     * @return a copy of the key, or {@code null} if none was found.
+     */
+    byte[] liveKeyLocked(final int startSlot, final int maxSlots, final EntryCursor e)
+    {
+        final IndexTable t = table;
+        final Segment[] segments = arena.segments();
+        final long now = clock.time();
+        final int limit = Math.min(maxSlots, t.capacity());
+        int i = startSlot & t.mask;
+        for (int examined = 0; examined < limit; examined++)
+        {
+            final long slot = t.get(i);
+            if (slot != IndexLayout.EMPTY)
+            {
+                final Segment s = segments[IndexLayout.segmentOf(slot)];
+                if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+                {
+                    throw corrupt("entry unreadable in randomKey");
+                }
+                if (!e.isExpired(now))
+                {
+                    final byte[] key = new byte[e.keyLength];
+                    e.buffer.getBytes(e.keyOffset, key);
+                    return key;
+                }
+            }
+            i = (i + 1) & t.mask;
+        }
+        return null;
+    }
+
+    /**
+     * Removes every entry and returns the memory; the next write starts small again. Cannot fail: the only
+     * allocation, a fresh small table, comes first, and if the budget refuses it the current table is emptied in
+     * place (optimistic readers racing that fail validation, since the caller holds the write lock).
+     * The caller holds the write lock.
+     */
+    void clearLocked()
+    {
+        final UnsafeBuffer fresh = memory.allocate(INITIAL_SLOTS * IndexLayout.SLOT_BYTES);
+        final IndexTable old = table;
+        if (fresh == null)
+        {
+            old.slots.setMemory(0, old.slots.capacity(), (byte)0);
+        }
+        else
+        {
+            table = new IndexTable(fresh, INITIAL_SLOTS);
+            memory.retire(old.slots);
+        }
+        arena.releaseAll(false);
+        count = 0;
+        expiring = 0;
+        sweepCursor = 0;
+    }
+
+    /**
+     * Frees all memory at close; no operation may be in flight.
+     * The caller holds the write lock.
+     */
+    void freeLocked()
+    {
+        arena.releaseAll(true);
+        memory.free(table.slots);
+        count = 0;
+        expiring = 0;
+    }
+
+    /**
+     * Checks the shard's structural invariants under the write lock.
+     * The caller holds the write lock.
+     *
+     * @throws IllegalStateException naming the first broken invariant.
+     */
+    void verifyLocked(final EntryCursor e, final ThreadContext scratch)
+    {
+        ShardIntegrity.verify(table, arena, count, expiring, seed, compactor.resumeOffset(), e, scratch);
+    }
+
+    /**
+     * Entries in the table (racy read).
+     *
+     * @return the count.
+     */
+    public int count()
+    {
+        return count;
+    }
+
+    /**
+     * Entries with an expiry time (racy read).
+     *
+     * @return the count.
+     */
+    public int expiringCount()
+    {
+        return expiring;
+    }
+
+    /**
+     * Entries removed on expiry (racy read).
+     *
+     * @return the count.
+     */
+    public long expiredCount()
+    {
+        return expired;
+    }
+
+    /**
+     * Writes refused by the budget (racy read).
+     *
+     * @return the count.
+     */
+    public long rejectedCount()
+    {
+        return rejected;
+    }
+
+    /**
+     * Live entry bytes (racy read).
+     *
+     * @return bytes.
+     */
+    public long liveBytes()
+    {
+        return arena.liveBytes();
+    }
+
+    /**
+     * Off-heap bytes this shard holds: table plus segments (racy read).
+     *
+     * @return bytes.
+     */
+    public long heldBytes()
+    {
+        return arena.heldBytes() + table.slots.capacity();
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // Internals, all under the write lock
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Finds a live key for a write, removing it (and counting it expired) if its time has passed.
+     *
+     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
+     * @throws IllegalStateException if an entry cannot be read: under the write lock that is corruption.
+     */
+    int findForWrite(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+        if (i == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the write lock");
+        }
+        if (i >= 0 && e.hasExpiry() && e.expireAt <= clock.time())
+        {
+            removeAt(i, e);
+            expired++;
+            return ABSENT;
+        }
+        return i;
+    }
+
+    /**
+     * Unlinks the entry at slot {@code i}, which {@code e} describes, and counts its bytes dead.
+     */
+    void removeAt(final int i, final EntryCursor e)
+    {
+        table.removeAt(i);
+        count--;
+        if (e.hasExpiry())
+        {
+            expiring--;
+        }
+        arena.onDead(e.segmentId, e.offset, e.length);
+    }
+
+    /**
+     * Doubles the table until {@code newKeys} more keys fit within its load factor of 3/4, if they do not yet.
+     *
+     * @throws CapacityExceededException if the budget refuses the larger table, or it would pass
+     *                                   {@link IndexLayout#MAX_SLOTS}; nothing changed.
+     */
+    final void ensureRoomForNewKeys(final int newKeys)
+    {
+        final long needed = (long)count + newKeys;
+        int capacity = table.capacity();
+        if (needed * 4 <= (long)capacity * 3)
+        {
+            return;
+        }
+        while (needed * 4 > (long)capacity * 3)
+        {
+            capacity <<= 1;
+            if (capacity > IndexLayout.MAX_SLOTS || capacity <= 0)
+            {
+                rejected++;
+                throw new CapacityExceededException("shard index full: entries=" + count +
+                    ", max slots per shard=" + IndexLayout.MAX_SLOTS + "; use more shards");
+            }
+        }
+        final UnsafeBuffer buffer = memory.allocate(capacity * IndexLayout.SLOT_BYTES);
+        if (buffer == null)
+        {
+            rejected++;
+            throw capacityExceeded((long)capacity * IndexLayout.SLOT_BYTES);
+        }
+        final IndexTable grown = new IndexTable(buffer, capacity);
+        final IndexTable old = table;
+        for (int j = 0; j <= old.mask; j++)
+        {
+            final long slot = old.get(j);
+            if (slot != IndexLayout.EMPTY)
+            {
+                grown.insertNew(slot);
+            }
+        }
+        table = grown;
+        memory.retire(old.slots);
+    }
+
+    private IndexTable newTable(final int slots)
+    {
+        final UnsafeBuffer buffer = memory.allocate(slots * IndexLayout.SLOT_BYTES);
+        if (buffer == null)
+        {
+            throw capacityExceeded((long)slots * IndexLayout.SLOT_BYTES);
+        }
+        return new IndexTable(buffer, slots);
+    }
+
+    final CapacityExceededException capacityExceeded(final long requested)
+    {
+        return new CapacityExceededException("memory budget exceeded: requested=" + requested + ", held=" +
+            memory.budget().reserved() + ", budget=" + memory.budget().limit());
+    }
+
+    /**
+     * The current index table; the caller holds the write lock (for {@link Compactor}).
+     *
+     * @return the table.
+     */
+    IndexTable table()
+    {
+        return table;
+    }
+
+    static IllegalStateException corrupt(final String what)
+    {
+        return new IllegalStateException("agni shard corrupt: " + what);
+    }
+}
