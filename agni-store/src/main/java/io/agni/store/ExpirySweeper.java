@@ -113,9 +113,12 @@ final class ExpirySweeper
             }
             try
             {
-                for (final Shard s : shards)
+                if (c.changes == null || !c.changes.failed())
                 {
-                    sweepShard(s, c);
+                    for (final Shard s : shards)
+                    {
+                        sweepShard(s, c);
+                    }
                 }
             }
             finally
@@ -131,7 +134,7 @@ final class ExpirySweeper
         try
         {
             int steps = 0;
-            while (s.sweep(SLOTS_PER_STEP, c.entry) > SLOTS_PER_STEP / 4 &&
+            while (s.sweep(SLOTS_PER_STEP, c.entry, c.changes) > SLOTS_PER_STEP / 4 &&
                 ++steps < STEPS_PER_TICK && !gate.isClosed())
             {
                 Thread.onSpinWait();

@@ -3,6 +3,8 @@ package io.agni.store;
 import io.agni.api.SetCondition;
 import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryLayout;
+import io.agni.store.log.ChangeRecorder;
+import io.agni.store.log.LogLayout;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
 import org.agrona.DirectBuffer;
@@ -121,12 +123,19 @@ final class MultiSet
     private boolean write(final OffHeapStore store, final SetCondition condition, final ThreadContext c)
     {
         final int shards = sortedShards();
+        final ChangeRecorder log = c.changes;
+        boolean logged = false;
         int locked = 0;
         try
         {
             for (; locked < shards; locked++)
             {
-                stamps[locked] = store.shardAt(order[locked]).lockWrite();
+                stamps[locked] = store.shardAt(order[locked]).lockWrite(log);
+            }
+            if (log != null)
+            {
+                // One record for the whole batch, so that it is recovered all or nothing.
+                log.beginBatch();
             }
             for (int i = 0; i < count; i++)
             {
@@ -155,6 +164,16 @@ final class MultiSet
                 }
             }
             writeAndLink(store, shards, c);
+            if (log != null)
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    log.set(keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i],
+                        valueLengths[i], LogLayout.NO_EXPIRY);
+                }
+                logged = true;
+                log.endBatch();
+            }
             for (int j = 0; j < shards; j++)
             {
                 final int s = order[j];
@@ -164,6 +183,12 @@ final class MultiSet
         }
         finally
         {
+            if (log != null && !logged)
+            {
+                // Refused or failed with nothing written: at most expired entries were dropped, which replay drops
+                // again by their expiry time.
+                log.abandonBatch();
+            }
             for (int j = locked - 1; j >= 0; j--)
             {
                 store.shardAt(order[j]).unlockWrite(stamps[j]);

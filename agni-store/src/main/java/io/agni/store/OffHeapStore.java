@@ -2,6 +2,7 @@ package io.agni.store;
 
 import io.agni.api.AgniStore;
 import io.agni.api.CapacityExceededException;
+import io.agni.api.Durability;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
 import io.agni.api.RenameResult;
@@ -22,6 +23,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,6 +83,10 @@ public final class OffHeapStore implements AgniStore
     private final ThreadLocal<MultiSet> multiSets = ThreadLocal.withInitial(MultiSet::new);
     private final ExpirySweeper sweeper;
     private final String name;
+    /**
+     * The store's directory, snapshot and log; {@code null} for {@link Durability#NONE}.
+     */
+    private final StoreDurability durability;
 
     OffHeapStore(final StoreConfig config)
     {
@@ -114,6 +120,7 @@ public final class OffHeapStore implements AgniStore
             }
             throw ex;
         }
+        this.durability = config.durability() == Durability.NONE ? null : openDirectory(config);
         if (config.expirySweepIntervalMs() > 0)
         {
             sweeper = new ExpirySweeper(shards, gate, memory, config.expirySweepIntervalMs(), name);
@@ -122,7 +129,102 @@ public final class OffHeapStore implements AgniStore
         {
             sweeper = null;
         }
+        if (durability != null)
+        {
+            durability.startBackground(gate, name);
+        }
         LOG.debug("{} opened: shards={}, budget={} bytes", name, shards.length, budget.limit());
+    }
+
+    /**
+     * Rebuilds the store from its directory through its own operations, then gives every thread its way into the
+     * log; on failure frees what the store holds and throws.
+     */
+    private StoreDurability openDirectory(final StoreConfig config)
+    {
+        try
+        {
+            final StoreDurability opened = StoreDurability.open(this, shards, config);
+            if (opened.persistence().log() != null)
+            {
+                gate.attachLog(opened.persistence().log(), config.durability() == Durability.PARANOID);
+            }
+            return opened;
+        }
+        catch (final IOException | RuntimeException | Error ex)
+        {
+            for (final Shard s : shards)
+            {
+                s.free();
+            }
+            memory.freeRetired();
+            throw DurabilityErrors.onOpen(config.directory(), ex);
+        }
+    }
+
+    /**
+     * Writes a snapshot of the store now and drops the log it makes unnecessary (docs/durability.md). Writers go on
+     * while it is taken; with {@link Durability#FAST}, each shard's writers wait while it is copied. Checkpoints also
+     * run by themselves once the log has grown to the size of the last snapshot, and at {@link #close()}.
+     *
+     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
+     * @throws io.agni.api.AgniException if the snapshot cannot be written; the previous one and the log stay.
+     */
+    public void checkpoint()
+    {
+        if (durability == null)
+        {
+            throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            durability.checkpoint();
+        }
+        catch (final IOException ex)
+        {
+            throw DurabilityErrors.onCheckpoint(durability.persistence().directory(), ex);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * Closes the store as a crash would leave its directory: no checkpoint, the log as it is (synced, so the test
+     * that uses this sees the page cache's content). For tests of recovery within one JVM.
+     */
+    void closeWithoutCheckpoint()
+    {
+        if (!gate.close())
+        {
+            return;
+        }
+        if (sweeper != null)
+        {
+            sweeper.stop();
+        }
+        if (durability != null)
+        {
+            durability.stopBackground();
+            durability.persistence().close();
+        }
+        for (final Shard s : shards)
+        {
+            s.free();
+        }
+        memory.freeRetired();
+    }
+
+    /**
+     * What the store keeps across a restart.
+     *
+     * @return the preset it was opened with.
+     */
+    public Durability durability()
+    {
+        return durability == null ? Durability.NONE : durability.durability();
     }
 
     /**
@@ -1013,9 +1115,16 @@ public final class OffHeapStore implements AgniStore
         final ThreadContext c = gate.enter();
         try
         {
-            for (final Shard s : shards)
+            if (c.changes == null)
             {
-                s.clear();
+                for (final Shard s : shards)
+                {
+                    s.clear();
+                }
+            }
+            else
+            {
+                clearLogged(c);
             }
         }
         finally
@@ -1068,7 +1177,7 @@ public final class OffHeapStore implements AgniStore
             int removed = 0;
             for (final Shard s : shards)
             {
-                removed += s.sweep(Integer.MAX_VALUE, c.entry);
+                removed += s.sweep(Integer.MAX_VALUE, c.entry, c.changes);
             }
             return removed;
         }
@@ -1144,18 +1253,64 @@ public final class OffHeapStore implements AgniStore
         {
             sweeper.stop();
         }
+        RuntimeException failure = null;
+        if (durability != null)
+        {
+            durability.stopBackground();
+            try
+            {
+                durability.close();
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                failure = DurabilityErrors.onClose(durability.persistence().directory(), ex);
+            }
+        }
         for (final Shard s : shards)
         {
             s.free();
         }
         memory.freeRetired();
         LOG.debug("{} closed", name);
+        if (failure != null)
+        {
+            throw failure;
+        }
     }
 
     @Override
     public String toString()
     {
         return name + "{shards=" + shards.length + ", budget=" + budget.limit() + ", closed=" + gate.isClosed() + "}";
+    }
+
+    /**
+     * Clears under every shard's write lock at once, so that no write of another thread falls between the logged
+     * clear and the clearing of its shard (replay would keep it, the store would not).
+     */
+    private void clearLogged(final ThreadContext c)
+    {
+        final long[] stamps = new long[shards.length];
+        int locked = 0;
+        try
+        {
+            for (; locked < shards.length; locked++)
+            {
+                stamps[locked] = shards[locked].lockWrite(c.changes);
+            }
+            c.changes.clear();
+            for (final Shard s : shards)
+            {
+                s.clearLocked();
+            }
+        }
+        finally
+        {
+            for (int i = locked - 1; i >= 0; i--)
+            {
+                shards[i].unlockWrite(stamps[i]);
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------------------------------

@@ -1,10 +1,14 @@
 package io.agni.store;
 
+import io.agni.api.Durability;
+import io.agni.store.file.FileLayer;
 import io.agni.store.memory.DirectMemory;
 import io.agni.store.memory.OffHeapMemory;
+import io.agni.store.persist.Persistence;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -43,6 +47,10 @@ public final class OffHeapStoreBuilder
     private boolean maxValueLengthSet;
     private EpochClock clock = SystemEpochClock.INSTANCE;
     private long expirySweepIntervalMs = DEFAULT_EXPIRY_SWEEP_INTERVAL_MS;
+    private Path directory;
+    private Durability durability;
+    private FileLayer files = FileLayer.system();
+    private int logSegmentBytes = Persistence.DEFAULT_SEGMENT_BYTES;
 
     OffHeapStoreBuilder()
     {
@@ -170,12 +178,60 @@ public final class OffHeapStoreBuilder
     }
 
     /**
+     * The directory the store keeps its data in (docs/durability.md), created if missing; a store owns its
+     * directory alone, and a second open of it, from this JVM or another process, fails at once. Without a
+     * directory the store is in memory only ({@link Durability#NONE}); with one, the default durability is
+     * {@link Durability#DURABLE}.
+     *
+     * @param directory the directory, or {@code null} for none.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder directory(final Path directory)
+    {
+        this.directory = directory;
+        return this;
+    }
+
+    /**
+     * What the store keeps across a restart. {@link Durability#NONE} needs no directory, every other preset needs
+     * one.
+     *
+     * @param durability the preset.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder durability(final Durability durability)
+    {
+        this.durability = Objects.requireNonNull(durability, "durability");
+        return this;
+    }
+
+    /**
+     * The file layer: tests give one that can lose unsynced bytes or fail.
+     */
+    OffHeapStoreBuilder fileLayer(final FileLayer files)
+    {
+        this.files = Objects.requireNonNull(files, "files");
+        return this;
+    }
+
+    /**
+     * The length of a new log segment; tests use small ones.
+     */
+    OffHeapStoreBuilder logSegmentBytes(final int bytes)
+    {
+        this.logSegmentBytes = bytes;
+        return this;
+    }
+
+    /**
      * Validates the settings and opens a store.
      *
      * @return the open store; the caller must {@link OffHeapStore#close()} it.
      * @throws IllegalArgumentException if a setting is out of range or settings conflict, or the budget does not
      *                                  fit the JVM's direct-memory limit; the message says which.
      * @throws IllegalStateException    if the JVM lacks the flag Agrona needs; the message names it.
+     * @throws io.agni.api.AgniException if the directory cannot be opened: another store holds it, its files are
+     *                                  damaged, or they cannot be read (docs/durability.md, "Recovery").
      */
     public OffHeapStore build()
     {
@@ -203,6 +259,21 @@ public final class OffHeapStoreBuilder
         if (maxValueLength < 0)
         {
             throw new IllegalArgumentException("maxValueLength must be at least 0: maxValueLength=" + maxValueLength);
+        }
+        final Durability effectiveDurability =
+            durability != null ? durability : directory != null ? Durability.DURABLE : Durability.NONE;
+        if (effectiveDurability == Durability.NONE && directory != null)
+        {
+            throw new IllegalArgumentException("Durability.NONE keeps nothing on disk, so it takes no directory: " +
+                "directory=" + directory);
+        }
+        if (effectiveDurability != Durability.NONE && directory == null)
+        {
+            throw new IllegalArgumentException("Durability." + effectiveDurability + " needs a directory");
+        }
+        if (logSegmentBytes < 4096)
+        {
+            throw new IllegalArgumentException("logSegmentBytes must be at least 4096: " + logSegmentBytes);
         }
         if (expirySweepIntervalMs < 0)
         {
@@ -237,7 +308,7 @@ public final class OffHeapStoreBuilder
             }
         }
 
-        return new OffHeapStore(new StoreConfig(
-            shards, maxMemoryBytes, keyLimit, valueLimit, clock, expirySweepIntervalMs));
+        return new OffHeapStore(new StoreConfig(shards, maxMemoryBytes, keyLimit, valueLimit, clock,
+            expirySweepIntervalMs, directory, effectiveDurability, files, logSegmentBytes));
     }
 }

@@ -1,6 +1,8 @@
 package io.agni.store;
 
 import io.agni.api.StoreClosedException;
+import io.agni.store.log.ChangeRecorder;
+import io.agni.store.log.LogWriter;
 import io.agni.store.shard.ThreadContext;
 
 import java.util.List;
@@ -35,6 +37,14 @@ final class OperationGate
     private volatile long endedHits;
     private volatile long endedMisses;
     private volatile boolean closed;
+    /**
+     * The store's log once recovery is over, {@code null} without one; guarded by {@link #registry}.
+     */
+    private LogWriter log;
+    /**
+     * Whether an operation waits, before it returns, for its log records to be on the device ({@code PARANOID}).
+     */
+    private volatile boolean awaitDurable;
 
     OperationGate(final String name)
     {
@@ -68,7 +78,38 @@ final class OperationGate
      */
     void exit(final ThreadContext c)
     {
-        c.markExited();
+        try
+        {
+            if (awaitDurable && c.inFlight() == 1)
+            {
+                // After every lock is released, so writers of other shards and threads can share the sync.
+                c.changes.awaitDurable();
+            }
+        }
+        finally
+        {
+            c.markExited();
+        }
+    }
+
+    /**
+     * Gives every thread, present and future, its way into the log. Called once, when recovery is over and before
+     * the store is shared.
+     *
+     * @param log          the store's log.
+     * @param waitForSync  whether operations wait for their records to be on the device.
+     */
+    void attachLog(final LogWriter log, final boolean waitForSync)
+    {
+        synchronized (registry)
+        {
+            this.log = log;
+            for (final ThreadContext c : contexts)
+            {
+                c.changes = new ChangeRecorder(log);
+            }
+            this.awaitDurable = waitForSync;
+        }
     }
 
     /**
@@ -160,6 +201,10 @@ final class OperationGate
                 }
             }
             final ThreadContext c = new ThreadContext();
+            if (log != null)
+            {
+                c.changes = new ChangeRecorder(log);
+            }
             contexts.add(c);
             return c;
         }

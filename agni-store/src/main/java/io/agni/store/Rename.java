@@ -5,6 +5,8 @@ import io.agni.api.RenameResult;
 import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
+import io.agni.store.log.ChangeRecorder;
+import io.agni.store.log.LogLayout;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,15 +49,32 @@ final class Rename
         final int toIndex = store.shardIndex(toHash);
         final Shard first = fromIndex <= toIndex ? fromShard : toShard;
         final Shard second = fromIndex <= toIndex ? toShard : fromShard;
-        final long firstStamp = first.lockWrite();
-        final long secondStamp = second != first ? second.lockWrite() : 0;
+        final ChangeRecorder log = c.changes;
+        final long firstStamp = first.lockWrite(log);
+        final long secondStamp = second != first ? second.lockWrite(log) : 0;
+        boolean logged = false;
         try
         {
-            return moveLocked(store, fromShard, fromHash, from, key.length, toShard, toHash, to, newKey.length,
-                replace, c);
+            if (log != null)
+            {
+                // The new key and the removal of the old are one record: recovered together or not at all.
+                log.beginBatch();
+            }
+            final RenameResult result = moveLocked(store, fromShard, fromHash, from, key.length, toShard, toHash,
+                to, newKey.length, replace, c);
+            if (log != null)
+            {
+                logged = true;
+                log.endBatch();
+            }
+            return result;
         }
         finally
         {
+            if (log != null && !logged)
+            {
+                log.abandonBatch();
+            }
             if (second != first)
             {
                 second.unlockWrite(secondStamp);
@@ -103,6 +122,11 @@ final class Rename
             // Not linked: drop the copy, so that its segment is not left pinned against compaction for good.
             toShard.abandonLocked(location, toLength, source.valueLength, source.hasExpiry());
             throw ex;
+        }
+        if (c.changes != null)
+        {
+            c.changes.set(to, 0, toLength, source.buffer, source.valueOffset, source.valueLength,
+                source.hasExpiry() ? source.expireAt : LogLayout.NO_EXPIRY);
         }
         fromShard.removeLocked(fromHash, from, 0, fromLength, source);
         toShard.maybeCompactLocked(EntryLayout.length(toLength, source.valueLength, source.hasExpiry()));

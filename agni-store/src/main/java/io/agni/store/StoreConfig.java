@@ -1,6 +1,10 @@
 package io.agni.store;
 
+import io.agni.api.Durability;
+import io.agni.store.file.FileLayer;
 import org.agrona.concurrent.EpochClock;
+
+import java.nio.file.Path;
 
 /**
  * The validated settings of one store, fixed when it opens.
@@ -18,6 +22,10 @@ record StoreConfig(
     int maxKeyLength,
     int maxValueLength,
     EpochClock clock,
-    long expirySweepIntervalMs)
+    long expirySweepIntervalMs,
+    Path directory,
+    Durability durability,
+    FileLayer files,
+    int logSegmentBytes)
 {
 }

@@ -229,7 +229,7 @@ class SetAllAtBudgetTest
         final UnsafeBuffer buffer = new UnsafeBuffer(key);
         final Shard shard = store.shardAt(0);
         final EntryCursor e = new EntryCursor();
-        final long stamp = shard.lockWrite();
+        final long stamp = shard.lockWrite(null);
         try
         {
             assertTrue(shard.findLocked(store.hash(buffer, 0, key.length), buffer, 0, key.length, e) >= 0);

@@ -161,9 +161,30 @@ public final class ChangeRecorder
         final long position = lastPosition;
         if (position > durablePosition)
         {
-            log.awaitDurable(position);
+            // Moved first: a failed sync is reported to the write that waited for it, not to every later call.
             durablePosition = position;
+            log.awaitDurable(position);
         }
+    }
+
+    /**
+     * Throws, before a write changes anything, when the log has failed: the store is read-only until reopened.
+     *
+     * @throws LogFailedException when the log has failed.
+     */
+    public void checkWritable()
+    {
+        log.throwIfFailed();
+    }
+
+    /**
+     * Whether the log has failed.
+     *
+     * @return whether writes are refused.
+     */
+    public boolean failed()
+    {
+        return log.failure() != null;
     }
 
     /**

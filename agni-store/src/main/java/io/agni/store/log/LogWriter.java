@@ -515,12 +515,19 @@ public final class LogWriter implements AutoCloseable
         return failed;
     }
 
-    private void throwIfFailed()
+    /**
+     * Throws when the log has failed: a new exception each time, with this caller's stack and the first failure as
+     * its cause.
+     *
+     * @throws LogFailedException when the log has failed.
+     */
+    public void throwIfFailed()
     {
         final LogFailedException failed = failure;
         if (failed != null)
         {
-            throw failed;
+            throw new LogFailedException("the store is read-only since its log failed (" + failed.getMessage() +
+                "); reopen it once the cause is fixed", failed);
         }
     }
 }

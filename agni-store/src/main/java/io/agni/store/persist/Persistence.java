@@ -277,7 +277,19 @@ public final class Persistence implements AutoCloseable
             {
                 closed = true;
             }
-            lock.close();
+            try
+            {
+                if (log != null)
+                {
+                    // Still open when the checkpoint failed: synced (unless it failed) and closed, it is what the
+                    // next open replays.
+                    log.close();
+                }
+            }
+            finally
+            {
+                lock.close();
+            }
         }
     }
 
@@ -293,7 +305,7 @@ public final class Persistence implements AutoCloseable
         }
         try
         {
-            if (log != null && log.failure() == null)
+            if (log != null)
             {
                 log.close();
             }

@@ -8,6 +8,7 @@ import io.agni.api.SetCondition;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
 import io.agni.store.index.IndexLayout;
+import io.agni.store.log.ChangeRecorder;
 import io.agni.store.memory.OffHeapMemory;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -61,7 +62,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -120,7 +121,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -154,7 +155,7 @@ public final class Shard extends ShardReads
         }
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -177,6 +178,7 @@ public final class Shard extends ShardReads
             else if (e.hasExpiry())
             {
                 EntryLayout.putExpireAt(e.buffer, e.offset, expireAt);
+                logExpiry(e, expireAt);
             }
             else
             {
@@ -201,7 +203,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -243,6 +245,7 @@ public final class Shard extends ShardReads
             else if (has)
             {
                 EntryLayout.putExpireAt(e.buffer, e.offset, expireAt);
+                logExpiry(e, expireAt);
             }
             else
             {
@@ -266,7 +269,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -294,7 +297,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -329,7 +332,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -372,7 +375,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -381,6 +384,11 @@ public final class Shard extends ShardReads
             if (i >= 0 && end <= oldLength)
             {
                 e.buffer.putBytes(e.valueOffset + offset, value, valueOffset, valueLength);
+                if (changes != null)
+                {
+                    changes.set(e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength,
+                        e.hasExpiry() ? e.expireAt : 0);
+                }
                 return oldLength;
             }
             final int prefix = Math.min(oldLength, offset);
@@ -407,7 +415,7 @@ public final class Shard extends ShardReads
     {
         final int tag = IndexLayout.tag(hash);
         final EntryCursor e = c.entry;
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(c.changes);
         try
         {
             final int i = findForWrite(tag, key, keyOffset, keyLength, e);
@@ -438,6 +446,17 @@ public final class Shard extends ShardReads
         }
     }
 
+    /**
+     * Logs an expiry time changed in place.
+     */
+    private void logExpiry(final EntryCursor e, final long expireAt)
+    {
+        if (changes != null)
+        {
+            changes.expire(e.buffer, e.keyOffset, e.keyLength, expireAt);
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // Whole shard
     // ------------------------------------------------------------------------------------------------------------
@@ -448,15 +467,18 @@ public final class Shard extends ShardReads
      * not locked at all, so that an idle store fails no optimistic read and blocks no writer for its sweep. That test
      * reads both racily; a stale answer only leaves the work to the next sweep (or the access that comes first).
      *
+     * @param maxSlots how many slots to look at.
+     * @param e        a cursor to read entries with.
+     * @param changes  where the removals are logged, {@code null} for none.
      * @return entries removed.
      */
-    public int sweep(final int maxSlots, final EntryCursor e)
+    public int sweep(final int maxSlots, final EntryCursor e, final ChangeRecorder changes)
     {
         if (expiring == 0 && !compactor.pending())
         {
             return 0;
         }
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(changes);
         try
         {
             return sweepLocked(maxSlots, e);
@@ -518,7 +540,7 @@ public final class Shard extends ShardReads
      */
     public void clear()
     {
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(null);
         try
         {
             clearLocked();
@@ -534,7 +556,7 @@ public final class Shard extends ShardReads
      */
     public void free()
     {
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(null);
         try
         {
             freeLocked();
@@ -552,7 +574,7 @@ public final class Shard extends ShardReads
      */
     public void verifyIntegrity(final EntryCursor e, final ThreadContext scratch)
     {
-        final long stamp = acquireWrite();
+        final long stamp = acquireWrite(null);
         try
         {
             verifyLocked(e, scratch);

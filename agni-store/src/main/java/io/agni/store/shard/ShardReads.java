@@ -5,6 +5,7 @@ import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
+import io.agni.store.log.ChangeRecorder;
 import io.agni.store.memory.OffHeapMemory;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -79,11 +80,12 @@ public abstract class ShardReads extends ShardStorage
     /**
      * Takes the write lock.
      *
+     * @param changes where the changes made under the lock are logged, {@code null} for none.
      * @return the stamp for {@link #unlockWrite(long)}.
      */
-    public long lockWrite()
+    public long lockWrite(final ChangeRecorder changes)
     {
-        return acquireWrite();
+        return acquireWrite(changes);
     }
 
     /**
@@ -91,7 +93,7 @@ public abstract class ShardReads extends ShardStorage
      *
      * @return the stamp.
      */
-    final long acquireWrite()
+    final long acquireWrite(final ChangeRecorder changes)
     {
         long stamp = lock.tryWriteLock();
         for (int spin = 0; stamp == 0 && spin < WRITE_SPINS; spin++)
@@ -104,13 +106,24 @@ public abstract class ShardReads extends ShardStorage
             Thread.yield();
             stamp = lock.tryWriteLock();
         }
-        return stamp != 0 ? stamp : lock.writeLock();
+        if (stamp == 0)
+        {
+            stamp = lock.writeLock();
+        }
+        if (changes != null && changes.failed())
+        {
+            lock.unlockWrite(stamp);
+            changes.checkWritable();
+        }
+        // The holder's way into the log, for every change made until the lock is released (null: not logged).
+        this.changes = changes;
+        return stamp;
     }
 
     /**
      * Releases the write lock.
      *
-     * @param stamp from {@link #lockWrite()}.
+     * @param stamp from {@link #lockWrite(ChangeRecorder)}.
      */
     public void unlockWrite(final long stamp)
     {
@@ -213,7 +226,7 @@ public abstract class ShardReads extends ShardStorage
         }
         if (r == EXPIRED)
         {
-            expireIfDue(tag, key, keyOffset, keyLength, c.entry);
+            expireIfDue(tag, key, keyOffset, keyLength, c);
             return AgniStore.NOT_FOUND;
         }
         throw new IndexOutOfBoundsException(
@@ -323,12 +336,17 @@ public abstract class ShardReads extends ShardStorage
     }
 
     private void expireIfDue(
-        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
     {
-        final long stamp = acquireWrite();
+        if (c.changes != null && c.changes.failed())
+        {
+            // Read-only: the expired entry stays until reopening; reads skip it by its time all the same.
+            return;
+        }
+        final long stamp = acquireWrite(c.changes);
         try
         {
-            findForWrite(tag, key, keyOffset, keyLength, e);
+            findForWrite(tag, key, keyOffset, keyLength, c.entry);
         }
         finally
         {

@@ -5,6 +5,8 @@ import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.EntryLayout;
 import io.agni.store.index.IndexLayout;
+import io.agni.store.log.ChangeRecorder;
+import io.agni.store.log.LogLayout;
 import io.agni.store.memory.OffHeapMemory;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -23,6 +25,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 abstract class ShardStorage extends ShardTable
 {
+    /**
+     * Set while {@link #rewrite} runs, so the change is logged as an expiry time rather than a whole value.
+     */
+    private boolean expiryOnly;
+
     ShardStorage(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {
         super(memory, clock, seed);
@@ -207,8 +214,16 @@ abstract class ShardStorage extends ShardTable
      */
     void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry, final long expireAt)
     {
-        put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
-            hasExpiry, expireAt);
+        expiryOnly = true;
+        try
+        {
+            put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
+                hasExpiry, expireAt);
+        }
+        finally
+        {
+            expiryOnly = false;
+        }
     }
 
     /**
@@ -250,6 +265,7 @@ abstract class ShardStorage extends ShardTable
                 EntryLayout.putExpireAt(old.buffer, old.offset, expireAt);
             }
             copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
+            logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
             return;
         }
         if (i >= 0 && old.length == entryLength &&
@@ -264,6 +280,7 @@ abstract class ShardStorage extends ShardTable
             {
                 expiring += hasExpiry ? 1 : -1;
             }
+            logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
             return;
         }
         if (i < 0)
@@ -279,11 +296,37 @@ abstract class ShardStorage extends ShardTable
         final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
-        writeEntry(arena.segments()[segmentId].buffer, offset, key, keyOffset, keyLength,
+        final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
+        writeEntry(buffer, offset, key, keyOffset, keyLength,
             value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
         link(i, IndexLayout.slot(tag, segmentId, offset), old, hasExpiry);
+        logWritten(buffer, offset + EntryLayout.headerLength(keyLength, valueLength, hasExpiry), keyLength,
+            valueLength, hasExpiry, expireAt);
         compactor.afterWrite(length);
+    }
+
+    /**
+     * Logs the entry just written (its key, then its value, start at {@code keyOffset}): as its whole value, or as
+     * its expiry time alone when only that changed ({@link #rewrite}).
+     */
+    private void logWritten(
+        final UnsafeBuffer buffer, final int keyOffset, final int keyLength, final int valueLength,
+        final boolean hasExpiry, final long expireAt)
+    {
+        final ChangeRecorder log = changes;
+        if (log != null)
+        {
+            final long at = hasExpiry ? expireAt : LogLayout.NO_EXPIRY;
+            if (expiryOnly)
+            {
+                log.expire(buffer, keyOffset, keyLength, at);
+            }
+            else
+            {
+                log.set(buffer, keyOffset, keyLength, buffer, keyOffset + keyLength, valueLength, at);
+            }
+        }
     }
 
     /**

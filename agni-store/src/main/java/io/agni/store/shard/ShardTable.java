@@ -6,12 +6,14 @@ import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
+import io.agni.store.log.ChangeRecorder;
 import io.agni.store.memory.OffHeapMemory;
 import io.agni.store.scan.GlobMatcher;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -54,6 +56,11 @@ abstract class ShardTable
     long expired;
     long rejected;
     int sweepCursor;
+    /**
+     * Where the thread holding the write lock logs its changes; {@code null} when the store keeps no log or the
+     * holder's changes need none. Set by {@code acquireWrite} on every acquisition.
+     */
+    ChangeRecorder changes;
 
     ShardTable(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {
@@ -318,7 +325,7 @@ abstract class ShardTable
      * place (optimistic readers racing that fail validation, since the caller holds the write lock).
      * The caller holds the write lock.
      */
-    void clearLocked()
+    public void clearLocked()
     {
         final UnsafeBuffer fresh = memory.allocate(INITIAL_SLOTS * IndexLayout.SLOT_BYTES);
         final IndexTable old = table;
@@ -448,10 +455,48 @@ abstract class ShardTable
     }
 
     /**
-     * Unlinks the entry at slot {@code i}, which {@code e} describes, and counts its bytes dead.
+     * Visits every entry not expired at {@code now}; the caller holds the read or the write lock.
+     *
+     * @param now     the time entries are judged expired at.
+     * @param e       a cursor to read entries with.
+     * @param visitor receives the entries.
+     * @throws IOException when the visitor fails.
+     */
+    public void forEachLiveLocked(final long now, final EntryCursor e, final EntryVisitor visitor) throws IOException
+    {
+        final IndexTable t = table;
+        final Segment[] segments = arena.segments();
+        for (int i = 0; i < t.capacity(); i++)
+        {
+            final long slot = t.get(i);
+            if (slot == IndexLayout.EMPTY)
+            {
+                continue;
+            }
+            final Segment s = segments[IndexLayout.segmentOf(slot)];
+            if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
+            {
+                throw corrupt("entry unreadable in a snapshot");
+            }
+            if (!e.isExpired(now))
+            {
+                visitor.visit(e.buffer, e.keyOffset, e.keyLength, e.valueOffset, e.valueLength,
+                    e.hasExpiry() ? e.expireAt : 0);
+            }
+        }
+    }
+
+    /**
+     * Unlinks the entry at slot {@code i}, which {@code e} describes, counts its bytes dead, and logs the removal.
      */
     void removeAt(final int i, final EntryCursor e)
     {
+        final ChangeRecorder log = changes;
+        if (log != null)
+        {
+            // Deletes, expirations and (later) evictions alike: replay must not bring the entry back.
+            log.delete(e.buffer, e.keyOffset, e.keyLength);
+        }
         table.removeAt(i);
         count--;
         if (e.hasExpiry())

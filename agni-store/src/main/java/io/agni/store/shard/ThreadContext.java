@@ -1,6 +1,7 @@
 package io.agni.store.shard;
 
 import io.agni.store.arena.EntryCursor;
+import io.agni.store.log.ChangeRecorder;
 import io.agni.store.memory.ReaderState;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -36,6 +37,10 @@ public final class ThreadContext extends ReaderState
      * Wraps a caller's {@code byte[]} value.
      */
     public final UnsafeBuffer valueWrapper = new UnsafeBuffer(new byte[0]);
+    /**
+     * Where this thread logs the changes it makes, {@code null} when the store keeps no log.
+     */
+    public ChangeRecorder changes;
     /**
      * The owning thread, to prune contexts of threads that ended.
      */

@@ -147,7 +147,7 @@ class CompactorTest
         final ShardDriver d = driver(64L * 1024 * 1024);
         final Segment victim = startEvacuation(d, false);
         final int slots = d.shard.table().capacity();
-        final long stamp = d.shard.lockWrite();
+        final long stamp = d.shard.lockWrite(null);
         try
         {
             d.shard.ensureRoomLocked(slots);

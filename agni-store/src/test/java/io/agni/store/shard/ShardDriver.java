@@ -122,7 +122,7 @@ final class ShardDriver implements AutoCloseable
         final byte[] kb = key(k);
         final long h = hash(kb);
         final EntryCursor e = new EntryCursor();
-        final long stamp = shard.lockWrite();
+        final long stamp = shard.lockWrite(null);
         try
         {
             return shard.findLocked(h, key, 0, kb.length, e) < 0 ? -1 : ((long)e.segmentId << 32) | e.offset;
@@ -143,7 +143,7 @@ final class ShardDriver implements AutoCloseable
      */
     boolean setBatch(final int[] keys, final byte[][] values)
     {
-        final long stamp = shard.lockWrite();
+        final long stamp = shard.lockWrite(null);
         try
         {
             int newKeys = 0;
@@ -207,7 +207,7 @@ final class ShardDriver implements AutoCloseable
      */
     void tick()
     {
-        shard.sweep(256, c.entry);
+        shard.sweep(256, c.entry, c.changes);
     }
 
     void clear()

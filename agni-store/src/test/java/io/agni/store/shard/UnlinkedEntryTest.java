@@ -37,7 +37,7 @@ class UnlinkedEntryTest
         assertEquals("integrity: segment " + Arena.segmentIdOf(location) + " is pinned by 1 entries never linked",
             pinned.getMessage());
 
-        final long stamp = d.shard.lockWrite();
+        final long stamp = d.shard.lockWrite(null);
         try
         {
             d.shard.abandonLocked(location, key.length, value.length);
@@ -53,7 +53,7 @@ class UnlinkedEntryTest
 
     private long prepare(final byte[] key, final byte[] value)
     {
-        final long stamp = d.shard.lockWrite();
+        final long stamp = d.shard.lockWrite(null);
         try
         {
             return d.shard.prepareLocked(

@@ -1,0 +1,258 @@
+package io.agni.store;
+
+import io.agni.api.Durability;
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import io.agni.api.StoreClosedException;
+import io.agni.store.arena.EntryCursor;
+import io.agni.store.log.LogWriter;
+import io.agni.store.persist.Persistence;
+import io.agni.store.persist.PersistentState;
+import io.agni.store.shard.EntryVisitor;
+import io.agni.store.shard.Shard;
+import io.agni.store.shard.ThreadContext;
+import io.agni.store.snapshot.SnapshotWriter;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.EpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An {@link OffHeapStore}'s side of its directory: rebuilds the store from a snapshot and the log while it opens,
+ * through the store's own operations before the log is attached (so nothing is logged twice), and lists its entries
+ * for snapshots, shard by shard under each shard's read lock (every shard at once for a snapshot with no log behind
+ * it).
+ */
+final class StoreDurability implements PersistentState
+{
+    /**
+     * The log growth below which no automatic checkpoint runs.
+     */
+    static final long MIN_CHECKPOINT_LOG_BYTES = 64L * 1024 * 1024;
+
+    private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long BACKGROUND_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final Logger LOG = LoggerFactory.getLogger(StoreDurability.class);
+
+    private final OffHeapStore store;
+    private final Shard[] shards;
+    private final EpochClock clock;
+    private final EntryCursor cursor = new EntryCursor();
+    private Persistence persistence;
+    private Thread background;
+    private long lastWarningNanos;
+
+    private StoreDurability(final OffHeapStore store, final Shard[] shards, final EpochClock clock)
+    {
+        this.store = store;
+        this.shards = shards;
+        this.clock = clock;
+    }
+
+    /**
+     * Opens the store's directory and rebuilds its content.
+     */
+    static StoreDurability open(final OffHeapStore store, final Shard[] shards, final StoreConfig config)
+        throws IOException
+    {
+        final StoreDurability durability = new StoreDurability(store, shards, config.clock());
+        durability.persistence = Persistence.open(config.directory(), config.durability(), config.files(),
+            config.logSegmentBytes(), durability, config.clock());
+        return durability;
+    }
+
+    Persistence persistence()
+    {
+        return persistence;
+    }
+
+    /**
+     * Starts the thread that syncs a {@code DURABLE} log every second (so a power loss loses at most about that much)
+     * and checkpoints once the log has grown to the last snapshot's size (at least
+     * {@link #MIN_CHECKPOINT_LOG_BYTES}).
+     */
+    void startBackground(final OperationGate gate, final String name)
+    {
+        if (persistence.log() == null)
+        {
+            return;
+        }
+        background = new Thread(() -> runBackground(gate), name + " persistence");
+        background.setDaemon(true);
+        background.start();
+    }
+
+    /**
+     * Stops the background thread; the gate is closed already.
+     */
+    void stopBackground()
+    {
+        final Thread thread = background;
+        if (thread != null)
+        {
+            LockSupport.unpark(thread);
+            try
+            {
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void runBackground(final OperationGate gate)
+    {
+        long lastSync = System.nanoTime();
+        while (!gate.isClosed())
+        {
+            LockSupport.parkNanos(this, BACKGROUND_TICK_NANOS);
+            final ThreadContext c;
+            try
+            {
+                c = gate.enter();
+            }
+            catch (final StoreClosedException ex)
+            {
+                return;
+            }
+            try
+            {
+                final LogWriter log = persistence.log();
+                if (log.failure() != null)
+                {
+                    continue;
+                }
+                final long now = System.nanoTime();
+                if (persistence.durability() == Durability.DURABLE && now - lastSync >= SYNC_INTERVAL_NANOS)
+                {
+                    log.sync();
+                    lastSync = now;
+                }
+                if (persistence.checkpointDue(MIN_CHECKPOINT_LOG_BYTES))
+                {
+                    persistence.checkpoint(this);
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                final long now = System.nanoTime();
+                if (now - lastWarningNanos >= SYNC_INTERVAL_NANOS * 10)
+                {
+                    lastWarningNanos = now;
+                    LOG.warn("{}: background sync or checkpoint failed; the log stays the record", persistence
+                        .directory(), ex);
+                }
+            }
+            finally
+            {
+                gate.exit(c);
+            }
+        }
+    }
+
+    Durability durability()
+    {
+        return persistence.durability();
+    }
+
+    /**
+     * Takes a snapshot now; see {@link Persistence#checkpoint}.
+     */
+    void checkpoint() throws IOException
+    {
+        persistence.checkpoint(this);
+    }
+
+    /**
+     * A last snapshot, then gives the directory up; no operation may be in flight.
+     */
+    void close() throws IOException
+    {
+        persistence.close(this);
+    }
+
+    @Override
+    public void recoverSet(final DirectBuffer buffer, final int keyOffset, final int keyLength,
+        final int valueOffset, final int valueLength, final long expireAtMillis)
+    {
+        store.set(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength, SetCondition.ALWAYS,
+            expireAtMillis == 0 ? ExpiryMode.CLEAR : ExpiryMode.AT, expireAtMillis);
+    }
+
+    @Override
+    public void recoverDelete(final DirectBuffer buffer, final int keyOffset, final int keyLength)
+    {
+        store.delete(buffer, keyOffset, keyLength);
+    }
+
+    @Override
+    public void recoverExpire(final DirectBuffer buffer, final int keyOffset, final int keyLength,
+        final long expireAtMillis)
+    {
+        if (expireAtMillis == 0)
+        {
+            store.persist(buffer, keyOffset, keyLength);
+        }
+        else
+        {
+            store.expire(buffer, keyOffset, keyLength, expireAtMillis, ExpireCondition.ALWAYS);
+        }
+    }
+
+    @Override
+    public void recoverClear()
+    {
+        store.clear();
+    }
+
+    @Override
+    public void snapshot(final SnapshotWriter writer, final boolean consistent) throws IOException
+    {
+        final long now = clock.time();
+        final EntryVisitor add = (buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt) ->
+            writer.add(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength, expireAt);
+        if (consistent)
+        {
+            final long[] stamps = new long[shards.length];
+            int locked = 0;
+            try
+            {
+                for (; locked < shards.length; locked++)
+                {
+                    stamps[locked] = shards[locked].lockRead();
+                }
+                for (final Shard shard : shards)
+                {
+                    shard.forEachLiveLocked(now, cursor, add);
+                }
+            }
+            finally
+            {
+                for (int i = locked - 1; i >= 0; i--)
+                {
+                    shards[i].unlockRead(stamps[i]);
+                }
+            }
+            return;
+        }
+        for (final Shard shard : shards)
+        {
+            final long stamp = shard.lockRead();
+            try
+            {
+                shard.forEachLiveLocked(now, cursor, add);
+            }
+            finally
+            {
+                shard.unlockRead(stamp);
+            }
+        }
+    }
+}
