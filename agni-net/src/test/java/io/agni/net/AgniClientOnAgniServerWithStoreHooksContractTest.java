@@ -47,7 +47,7 @@ class AgniClientOnAgniServerWithStoreHooksContractTest extends AgniStoreContract
             .maxKeyLength(MAX_KEY_LENGTH).maxValueLength(MAX_VALUE_LENGTH).build();
         server = AgniServer.builder(offHeapStore).port(0).eventLoopThreads(2).clock(clock).build().start();
         final AgniClient client = AgniClient.builder().host("127.0.0.1").port(server.port()).connections(2).build();
-        return StoreFixture.forStore(client)
+        return ClientContractTests.fixtureFor(client)
             .fakeClock(clock)
             .reclaimExpired(offHeapStore::sweepExpired)
             .limits(MAX_KEY_LENGTH, MAX_VALUE_LENGTH)

@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import io.agni.api.CapacityExceededException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
+import io.agni.api.InvalidCursorException;
 import io.agni.api.RenameResult;
 import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
@@ -912,7 +913,7 @@ public final class OffHeapStore implements AgniStore
         int shardIndex = (int)(cursor >>> 32);
         if (shardIndex < 0 || shardIndex >= shards.length)
         {
-            throw new IllegalArgumentException("invalid cursor: " + Long.toUnsignedString(cursor));
+            throw new InvalidCursorException("invalid cursor: " + Long.toUnsignedString(cursor));
         }
         final ThreadContext c = gate.enter();
         try
