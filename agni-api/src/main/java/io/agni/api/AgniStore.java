@@ -44,6 +44,31 @@ import java.util.List;
  * <h2>Lifecycle</h2>
  * {@link #close()} waits for operations in flight, releases all memory, and makes every later call throw
  * {@link StoreClosedException}.
+ *
+ * <h2>Failures</h2>
+ * A failure of the store is an {@link AgniException} (unchecked), of one of four kinds, each caught by one
+ * {@code catch} of its type:
+ * <pre>
+ * AgniException
+ * +-- StoreRefusedException      this request refused, nothing changed; the store serves on
+ * |   +-- CapacityExceededException, EntryTooLargeException, InvalidCursorException,
+ * |       NotAnIntegerException, IntegerOverflowException, NotAFloatException, FloatOverflowException
+ * +-- StoreReadOnlyException     every write refused for now, reads served; nothing changed
+ * +-- StoreClosedException       the store was closed; every later call fails
+ * +-- StoreConnectionException   a remote store could not be reached; a write's outcome is unknown
+ * </pre>
+ * Each method's {@code @throws} lists the ones it may throw besides {@link StoreClosedException}, which every
+ * method may throw, and, for a remote store, {@link StoreConnectionException} and {@link StoreReadOnlyException}
+ * (from any write), and {@link StoreRefusedException} itself (a server's refusal that has no counterpart here). A
+ * mistake in a call is not an {@code AgniException}: {@link NullPointerException}, {@link IllegalArgumentException},
+ * {@link IndexOutOfBoundsException}, as their {@code @throws} say.
+ *
+ * <h2>Optional operations</h2>
+ * An implementation may refuse, with {@link UnsupportedOperationException} and before anything changes, only what
+ * a {@code @throws UnsupportedOperationException} below allows: {@link #setAll(List, List, SetCondition) setAll}
+ * (both forms) with {@link SetCondition#IF_PRESENT}, which a store over RESP cannot do atomically (Redis has
+ * {@code MSET} and {@code MSETNX} but no {@code MSET XX}). Every other operation is supported by every
+ * implementation.
  */
 public interface AgniStore extends AutoCloseable
 {
@@ -348,10 +373,13 @@ public interface AgniStore extends AutoCloseable
      * @param condition {@link SetCondition#ALWAYS}; {@link SetCondition#IF_ABSENT} to write only if no key is
      *                  present; {@link SetCondition#IF_PRESENT} to write only if every key is present.
      * @return {@code true} if the values were written.
-     * @throws IllegalArgumentException   if the lists differ in size.
-     * @throws EntryTooLargeException     if a key or value is longer than its limit; nothing changed.
-     * @throws CapacityExceededException  if the entries do not fit in the memory budget; nothing changed.
-     * @throws StoreClosedException       if the store is closed.
+     * @throws IllegalArgumentException      if the lists differ in size.
+     * @throws EntryTooLargeException        if a key or value is longer than its limit; nothing changed.
+     * @throws CapacityExceededException     if the entries do not fit in the memory budget; nothing changed.
+     * @throws UnsupportedOperationException if {@code condition} is {@link SetCondition#IF_PRESENT} and the
+     *                                       implementation cannot do it atomically (an optional operation: see
+     *                                       "Optional operations" above); nothing changed.
+     * @throws StoreClosedException          if the store is closed.
      */
     boolean setAll(List<byte[]> keys, List<byte[]> values, SetCondition condition);
 
@@ -374,6 +402,9 @@ public interface AgniStore extends AutoCloseable
      *                                    {@code 2 * pairs}.
      * @throws EntryTooLargeException     if a key or value is longer than its limit; nothing changed.
      * @throws CapacityExceededException  if the entries do not fit in the memory budget; nothing changed.
+     * @throws UnsupportedOperationException if {@code condition} is {@link SetCondition#IF_PRESENT} and the
+     *                                    implementation cannot do it atomically, as for
+     *                                    {@link #setAll(List, List, SetCondition)}; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
     default boolean setAll(
@@ -718,6 +749,8 @@ public interface AgniStore extends AutoCloseable
      * @param count   how much work to do in this step, roughly the number of keys to look at; at least 1.
      * @return the keys found and the next cursor.
      * @throws IllegalArgumentException if {@code count} is less than 1.
+     * @throws InvalidCursorException   if {@code cursor} is not {@code 0} and not one this store could have
+     *                                  returned (an implementation may accept any cursor, as Redis does).
      * @throws StoreClosedException     if the store is closed.
      */
     ScanResult scan(long cursor, byte[] pattern, int count);

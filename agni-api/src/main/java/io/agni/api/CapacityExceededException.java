@@ -4,7 +4,7 @@ package io.agni.api;
  * A write did not fit in the store's memory budget, and the policy is to refuse rather than evict. The store is
  * unchanged by the refused write. Redis replies {@code -OOM} in the same case.
  */
-public final class CapacityExceededException extends AgniException
+public final class CapacityExceededException extends StoreRefusedException
 {
     private static final long serialVersionUID = 1L;
 
@@ -15,6 +15,17 @@ public final class CapacityExceededException extends AgniException
      */
     public CapacityExceededException(final String message)
     {
-        super(message, false);
+        super(message);
+    }
+
+    /**
+     * Creates the exception with its cause.
+     *
+     * @param message how much was asked for and what the budget allows.
+     * @param cause   the failure behind it, or {@code null}.
+     */
+    public CapacityExceededException(final String message, final Throwable cause)
+    {
+        super(message, cause);
     }
 }

@@ -5,7 +5,7 @@ package io.agni.api;
  * Checked before any memory is reserved; the store is unchanged. Messages read
  * {@code key too large: length=..., limit=...} or {@code value too large: length=..., limit=...}.
  */
-public final class EntryTooLargeException extends AgniException
+public final class EntryTooLargeException extends StoreRefusedException
 {
     private static final long serialVersionUID = 1L;
 
@@ -16,6 +16,17 @@ public final class EntryTooLargeException extends AgniException
      */
     public EntryTooLargeException(final String message)
     {
-        super(message, false);
+        super(message);
+    }
+
+    /**
+     * Creates the exception with its cause.
+     *
+     * @param message which part was too large, its length and the limit.
+     * @param cause   the failure behind it, or {@code null}.
+     */
+    public EntryTooLargeException(final String message, final Throwable cause)
+    {
+        super(message, cause);
     }
 }

@@ -3,12 +3,12 @@ package io.agni.api;
 /**
  * A floating-point increment was given a delta that is not finite, or its result would exceed
  * {@link Double#MAX_VALUE} in magnitude (Redis: {@code ERR increment would produce NaN or Infinity}). The value is
- * unchanged. The message is always {@value #MESSAGE}.
+ * unchanged. The in-process store's message is always {@value #MESSAGE}.
  */
-public final class FloatOverflowException extends AgniException
+public final class FloatOverflowException extends StoreRefusedException
 {
     /**
-     * The message every instance carries, Redis's error text without the {@code ERR} prefix.
+     * The message the in-process store's instances carry, Redis's error text without the {@code ERR} prefix.
      */
     public static final String MESSAGE = "increment would produce NaN or Infinity";
 
@@ -19,6 +19,27 @@ public final class FloatOverflowException extends AgniException
      */
     public FloatOverflowException()
     {
-        super(MESSAGE, false);
+        super(MESSAGE);
+    }
+
+    /**
+     * Creates the exception with another message (a remote server's wording, say).
+     *
+     * @param message the message.
+     */
+    public FloatOverflowException(final String message)
+    {
+        super(message);
+    }
+
+    /**
+     * Creates the exception with a message and its cause.
+     *
+     * @param message the message.
+     * @param cause   the failure behind it, or {@code null}.
+     */
+    public FloatOverflowException(final String message, final Throwable cause)
+    {
+        super(message, cause);
     }
 }

@@ -4,7 +4,7 @@ package io.agni.api;
  * An increment would take the value outside the signed 64-bit range (Redis: {@code ERR increment or decrement
  * would overflow}). The value is unchanged.
  */
-public final class IntegerOverflowException extends AgniException
+public final class IntegerOverflowException extends StoreRefusedException
 {
     private static final long serialVersionUID = 1L;
 
@@ -15,6 +15,17 @@ public final class IntegerOverflowException extends AgniException
      */
     public IntegerOverflowException(final String message)
     {
-        super(message, false);
+        super(message);
+    }
+
+    /**
+     * Creates the exception with its cause.
+     *
+     * @param message the value and the delta.
+     * @param cause   the failure behind it, or {@code null}.
+     */
+    public IntegerOverflowException(final String message, final Throwable cause)
+    {
+        super(message, cause);
     }
 }

@@ -2,13 +2,13 @@ package io.agni.api;
 
 /**
  * A floating-point increment found a value, or was given an argument, that is not a decimal or hexadecimal number
- * as Redis reads one (Redis: {@code ERR value is not a valid float}). The value is unchanged. The message is always
- * {@value #MESSAGE}.
+ * as Redis reads one (Redis: {@code ERR value is not a valid float}). The value is unchanged. The in-process store's
+ * message is always {@value #MESSAGE}.
  */
-public final class NotAFloatException extends AgniException
+public final class NotAFloatException extends StoreRefusedException
 {
     /**
-     * The message every instance carries, Redis's error text without the {@code ERR} prefix.
+     * The message the in-process store's instances carry, Redis's error text without the {@code ERR} prefix.
      */
     public static final String MESSAGE = "value is not a valid float";
 
@@ -19,6 +19,27 @@ public final class NotAFloatException extends AgniException
      */
     public NotAFloatException()
     {
-        super(MESSAGE, false);
+        super(MESSAGE);
+    }
+
+    /**
+     * Creates the exception with another message (a remote server's wording, say).
+     *
+     * @param message the message.
+     */
+    public NotAFloatException(final String message)
+    {
+        super(message);
+    }
+
+    /**
+     * Creates the exception with a message and its cause.
+     *
+     * @param message the message.
+     * @param cause   the failure behind it, or {@code null}.
+     */
+    public NotAFloatException(final String message, final Throwable cause)
+    {
+        super(message, cause);
     }
 }

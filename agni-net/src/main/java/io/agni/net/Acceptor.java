@@ -18,7 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * listening socket ends the loop.
  * <p>
  * When {@code accept} fails (out of file descriptors, most often) the failure is logged at WARN at most once per
- * interval and the thread pauses briefly instead of spinning.
+ * interval and the thread pauses briefly instead of spinning. A {@link RuntimeException} or
+ * {@link OutOfMemoryError} while setting up one new connection closes that connection (its client slot is
+ * released) and the loop goes on, logged at WARN as an accept failure. Anything else that escapes the loop stops
+ * the whole server ({@link ServerFailure}): a server that no longer accepts must not look alive.
  */
 final class Acceptor implements Runnable
 {
@@ -46,10 +49,12 @@ final class Acceptor implements Runnable
     @Override
     public void run()
     {
+        final ServerFaults faults = server.faults;
         try
         {
             while (true)
             {
+                faults.beforeAccept();
                 final SocketChannel channel;
                 try
                 {
@@ -69,48 +74,80 @@ final class Acceptor implements Runnable
                     LockSupport.parkNanos(ACCEPT_FAILURE_PAUSE_NS);
                     continue;
                 }
-                accepted(channel);
+                accepted(channel, faults);
             }
         }
         catch (final Throwable ex)
         {
-            LOG.error("the acceptor failed; no new connections will be accepted", ex);
+            server.failure.fatal(Thread.currentThread().getName(), ex);
         }
     }
 
-    private void accepted(final SocketChannel channel)
+    /**
+     * Sets up one new connection and hands it to a loop; a failure of this connection's setup closes it alone.
+     */
+    private void accepted(final SocketChannel channel, final ServerFaults faults)
     {
-        server.totalConnectionsReceived.incrementAndGet();
-        if (!server.tryReserveClient())
+        boolean reserved = false;
+        try
         {
-            reject(channel);
-            return;
+            faults.accepted(channel);
+            server.totalConnectionsReceived.incrementAndGet();
+            if (!server.tryReserveClient())
+            {
+                reject(channel);
+                return;
+            }
+            reserved = true;
+            if (setUp(channel) && handOff(channel))
+            {
+                return;
+            }
         }
+        catch (final RuntimeException | OutOfMemoryError ex)
+        {
+            server.warnings.acceptFailures.warn("setting up a new connection failed: {}", ex.toString());
+        }
+        closeQuietly(channel);
+        if (reserved)
+        {
+            server.releaseClient();
+        }
+    }
+
+    private static boolean setUp(final SocketChannel channel)
+    {
         try
         {
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            return true;
         }
         catch (final IOException ex)
         {
             LOG.debug("setting up a new connection failed: {}", ex.toString());
-            closeQuietly(channel);
-            server.releaseClient();
-            return;
+            return false;
         }
+    }
+
+    /**
+     * @return whether a loop took the connection; if none did (every loop stopped: the server is stopping), the
+     * caller closes it.
+     */
+    private boolean handOff(final SocketChannel channel)
+    {
         for (int attempt = 0; attempt < loops.length; attempt++)
         {
             final EventLoop loop = loops[next];
             next = next + 1 == loops.length ? 0 : next + 1;
             if (loop.handOff(channel))
             {
-                return;
+                return true;
             }
         }
-        LOG.error("every event loop has stopped; refusing a connection");
-        closeQuietly(channel);
-        server.releaseClient();
+        LOG.debug("every event loop has stopped; refusing a connection");
+        return false;
     }
 
     /**

@@ -3,10 +3,12 @@ package io.agni.net;
 import io.agni.api.AgniStore;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
+import io.agni.api.InvalidCursorException;
 import io.agni.api.RenameResult;
 import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
+import io.agni.api.StoreConnectionException;
 import io.agni.api.StoreStats;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -84,12 +86,13 @@ import static io.agni.net.ClientKeywords.STRLEN;
  * {@link AgniClientBuilder#maxBulkLength maxBulkLength} {@link io.agni.api.EntryTooLargeException}, all before anything is
  * sent. The server's error replies become the in-process store's exceptions ({@code ERR value is not an integer or
  * out of range} is {@link io.agni.api.NotAnIntegerException}, {@code OOM ...} is
- * {@link io.agni.api.CapacityExceededException}, and so on); an error with no such counterpart is an
- * {@link io.agni.api.AgniException} carrying the server's text. A failure of the connection itself (unreachable
- * server, I/O error, read timeout, a reply that is not RESP) is a {@link ClientConnectionException}, after which the
- * outcome of a write is unknown: the client does not retry. Connections the server closed while they sat idle
- * (a restart, an idle timeout) are found broken at the next use of one: that call fails, the idle connections
- * are dropped with it, and the next call opens a new connection.
+ * {@link io.agni.api.CapacityExceededException}, {@code READONLY ...} and {@code MISCONF ...} are
+ * {@link io.agni.api.StoreReadOnlyException}, and so on); an error with no such counterpart is a
+ * {@link io.agni.api.StoreRefusedException} carrying the server's text. A failure of the connection itself
+ * (unreachable server, I/O error, read timeout, a reply that is not RESP) is a {@link StoreConnectionException},
+ * after which the outcome of a write is unknown: the client does not retry. Connections the server closed while
+ * they sat idle (a restart, an idle timeout) are found broken at the next use of one: that call fails, the idle
+ * connections are dropped with it, and the next call opens a new connection.
  *
  * <h2>Threads</h2>
  * Thread-safe. Calls borrow a connection from a small pool of blocking connections for their one round trip and
@@ -127,7 +130,7 @@ public final class AgniClient implements AgniStore
      * @param host the server's host name or address.
      * @param port the server's port.
      * @return a connected client.
-     * @throws ClientConnectionException if the server cannot be reached or does not answer {@code PING}.
+     * @throws StoreConnectionException if the server cannot be reached or does not answer {@code PING}.
      */
     public static AgniClient connect(final String host, final int port)
     {
@@ -676,7 +679,8 @@ public final class AgniClient implements AgniStore
      * {@inheritDoc}
      * <p>
      * {@code SCAN cursor [MATCH pattern] COUNT count}; the cursor is the server's, an unsigned 64-bit number, and
-     * one the server refuses ({@code ERR invalid cursor}) is an {@link IllegalArgumentException}.
+     * one the server refuses ({@code ERR invalid cursor}) is an {@link InvalidCursorException} naming it. Redis
+     * refuses none: it scans on from any number.
      */
     @Override
     public ScanResult scan(final long cursor, final byte[] pattern, final int count)
@@ -696,7 +700,7 @@ public final class AgniClient implements AgniStore
             final String error = reply.errorText();
             if (error != null && error.startsWith("ERR invalid cursor"))
             {
-                throw new IllegalArgumentException("invalid cursor: " + Long.toUnsignedString(cursor));
+                throw new InvalidCursorException("invalid cursor: " + Long.toUnsignedString(cursor));
             }
             if (reply.arrayLength(0) != 2)
             {

@@ -1,5 +1,7 @@
 package io.agni.net;
 
+import io.agni.api.StoreConnectionException;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -118,7 +120,7 @@ public final class AgniClientBuilder
     }
 
     /**
-     * How long a call waits for the server's reply before it fails with {@link ClientConnectionException} and its
+     * How long a call waits for the server's reply before it fails with {@link StoreConnectionException} and its
      * connection is closed. Also bounds how long {@link AgniClient#close()} waits for calls in flight.
      *
      * @param readTimeout at least 1 ms; default 30 s.
@@ -173,7 +175,7 @@ public final class AgniClientBuilder
      *
      * @return a client with one connection open.
      * @throws IllegalArgumentException  if a setting is out of range; the message names it and its value.
-     * @throws ClientConnectionException if the server cannot be reached or refuses the password or client name.
+     * @throws StoreConnectionException if the server cannot be reached or refuses the password or client name.
      */
     public AgniClient build()
     {

@@ -12,6 +12,10 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Serves an {@link AgniStore} over TCP to any Redis client, speaking RESP2 (and inline commands).
@@ -41,6 +45,16 @@ import java.nio.channels.ServerSocketChannel;
  * {@link #start()} binds and starts serving; {@link #close()} stops accepting, stops reading, lets replies already
  * computed go out for up to the shutdown timeout, closes every socket and releases the port. A server starts at
  * most once. The store is the caller's: closing the server does not close it. All public methods are thread-safe.
+ *
+ * <h2>Failures</h2>
+ * A failure that belongs to one connection (a {@link RuntimeException} or an {@link OutOfMemoryError} while setting
+ * it up, reading, executing its commands or writing its replies) closes that connection, is logged at WARN (at most
+ * once per ten seconds per kind), and the server serves on, as Redis drops a client it cannot serve. Anything else
+ * that escapes the acceptor's or an event loop's loop (another {@link Error}, a failure of the loop's own work)
+ * would leave the server half alive, so it stops the whole server instead: one ERROR line with the stack trace,
+ * then what {@link #close()} does. {@link #failure()} then returns it, {@link #isRunning()} is false, and
+ * {@link #awaitTermination()} returns, so that the embedding application (the standalone launcher: with exit status
+ * 3) can tell a failure from a close.
  */
 public final class AgniServer implements AutoCloseable
 {
@@ -63,11 +77,13 @@ public final class AgniServer implements AutoCloseable
     private EventLoop[] loops;
     private Thread acceptorThread;
     private volatile InetSocketAddress localAddress;
+    private final CountDownLatch terminated = new CountDownLatch(1);
 
     AgniServer(final AgniServerConfig config)
     {
         this.config = config;
         this.context = new AgniServerContext(config);
+        context.failure.stopWith(this::close);
     }
 
     /**
@@ -123,6 +139,7 @@ public final class AgniServer implements AutoCloseable
                     loop.closeUnstarted();
                 }
             }
+            terminated.countDown();
             throw new UncheckedIOException("cannot listen on " + EventLoop.format(bindTo) + ": " + ex.getMessage(), ex);
         }
         serverChannel = channel;
@@ -187,6 +204,56 @@ public final class AgniServer implements AutoCloseable
     }
 
     /**
+     * Returns the failure that stopped the server, if one did: what escaped the acceptor's or an event loop's loop
+     * (see "Failures" above). Empty while the server runs, and after a {@link #close()} that no failure caused.
+     *
+     * @return the failure, or empty.
+     */
+    public Optional<Throwable> failure()
+    {
+        return Optional.ofNullable(context.failure.failure());
+    }
+
+    /**
+     * Waits until the server has stopped: closed, by {@link #close()} or by a failure (then {@link #failure()} says
+     * which), and its threads joined. Returns at once for a server that stopped, failed to start, or was closed
+     * before it started.
+     *
+     * @throws InterruptedException if the calling thread is interrupted while it waits.
+     */
+    public void awaitTermination() throws InterruptedException
+    {
+        terminated.await();
+    }
+
+    /**
+     * Waits at most {@code timeout} until the server has stopped, as {@link #awaitTermination()}.
+     *
+     * @param timeout how long to wait at most.
+     * @return {@code true} if the server stopped, {@code false} if the time ran out first.
+     * @throws InterruptedException if the calling thread is interrupted while it waits.
+     */
+    public boolean awaitTermination(final Duration timeout) throws InterruptedException
+    {
+        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Makes the server's threads fail where a test says; only before {@link #start()}.
+     *
+     * @return this server.
+     */
+    synchronized AgniServer injectFaults(final ServerFaults faults)
+    {
+        if (state != NEW)
+        {
+            throw new IllegalStateException("faults are injected before start");
+        }
+        context.faults = faults;
+        return this;
+    }
+
+    /**
      * Returns the number of clients connected now (those being refused by protected mode included until closed).
      *
      * @return the number of clients connected now (those being refused by protected mode included until closed).
@@ -241,6 +308,10 @@ public final class AgniServer implements AutoCloseable
         {
             if (state != RUNNING)
             {
+                if (state == NEW)
+                {
+                    terminated.countDown();
+                }
                 state = CLOSED;
                 return;
             }
@@ -259,6 +330,7 @@ public final class AgniServer implements AutoCloseable
         }
         context.stopped();
         LOG.info("agni server on {} closed", EventLoop.format(localAddress));
+        terminated.countDown();
     }
 
     private static void join(final Thread thread, final long timeoutMs)

@@ -53,6 +53,11 @@ final class AgniServerContext implements ServerContext
     final AtomicLong idleTimeoutDisconnections = new AtomicLong();
     private final AtomicLong peakOutputBufferBytes = new AtomicLong();
     final ServerWarnings warnings = new ServerWarnings(AgniServer.LOG);
+    final ServerFailure failure = new ServerFailure(AgniServer.LOG);
+    /**
+     * {@link ServerFaults#NONE} but in tests; set before the server's threads start, which publishes it to them.
+     */
+    ServerFaults faults = ServerFaults.NONE;
     private volatile long startTimeMillis;
     private volatile int tcpPort;
 

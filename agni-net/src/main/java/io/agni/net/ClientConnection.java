@@ -1,5 +1,6 @@
 package io.agni.net;
 
+import io.agni.api.StoreConnectionException;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
@@ -23,7 +24,7 @@ import java.nio.charset.StandardCharsets;
  * <h2>Failure</h2>
  * An I/O error, a read timeout, the server closing the connection, or a reply that is not valid RESP leaves the
  * stream at an unknown point: the connection closes itself, is marked {@link #isBroken() broken}, and the call
- * throws {@link ClientConnectionException}. An error reply is not a failure: it is a complete reply, and the
+ * throws {@link StoreConnectionException}. An error reply is not a failure: it is a complete reply, and the
  * connection stays in step.
  *
  * <h2>Memory</h2>
@@ -87,7 +88,7 @@ final class ClientConnection implements AutoCloseable
      *
      * @param config the client's settings.
      * @return a connection ready for commands.
-     * @throws ClientConnectionException if the server cannot be reached, or refuses the password, the name or the
+     * @throws StoreConnectionException if the server cannot be reached, or refuses the password, the name or the
      *                                   {@code PING} (e.g. {@code NOAUTH} when it needs a password).
      */
     static ClientConnection open(final ClientConfig config)
@@ -105,7 +106,7 @@ final class ClientConnection implements AutoCloseable
         catch (final IOException | RuntimeException ex)
         {
             closeQuietly(socket);
-            throw new ClientConnectionException("cannot connect to " + config.address() + ": " + ex, ex);
+            throw new StoreConnectionException("cannot connect to " + config.address() + ": " + ex, ex);
         }
         connection.handshake(config);
         return connection;
@@ -141,7 +142,7 @@ final class ClientConnection implements AutoCloseable
         if (error != null)
         {
             disconnect();
-            throw new ClientConnectionException("server at " + address + " " + what + ": " + error);
+            throw new StoreConnectionException("server at " + address + " " + what + ": " + error);
         }
     }
 
@@ -201,7 +202,7 @@ final class ClientConnection implements AutoCloseable
             reply.wrap(input);
             return reply;
         }
-        catch (final ClientConnectionException ex)
+        catch (final StoreConnectionException ex)
         {
             markBroken();
             throw ex;
@@ -295,15 +296,15 @@ final class ClientConnection implements AutoCloseable
         if (read < 0)
         {
             markBroken();
-            throw new ClientConnectionException("server at " + address + " closed the connection");
+            throw new StoreConnectionException("server at " + address + " closed the connection");
         }
         writePosition += read;
     }
 
-    private ClientConnectionException fail(final String message, final IOException cause)
+    private StoreConnectionException fail(final String message, final IOException cause)
     {
         markBroken();
-        return new ClientConnectionException(message + ": " + cause, cause);
+        return new StoreConnectionException(message + ": " + cause, cause);
     }
 
     private static void closeQuietly(final Socket socket)

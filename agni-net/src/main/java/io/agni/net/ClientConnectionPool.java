@@ -1,6 +1,7 @@
 package io.agni.net;
 
 import io.agni.api.StoreClosedException;
+import io.agni.api.StoreConnectionException;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ final class ClientConnectionPool implements AutoCloseable
     private boolean closed;
 
     /**
-     * @param opener         opens a new connection, or throws {@link ClientConnectionException}.
+     * @param opener         opens a new connection, or throws {@link StoreConnectionException}.
      * @param maxConnections the most connections open at once, at least 1.
      * @param name           names the client in {@link StoreClosedException}'s message.
      */
@@ -67,7 +68,7 @@ final class ClientConnectionPool implements AutoCloseable
      * @return a connection for the caller alone, until it gives it back with {@link #release} (which
      * {@link ClientConnection#close()} does).
      * @throws StoreClosedException      if the pool is closed, also while waiting.
-     * @throws ClientConnectionException if a new connection cannot be opened, or the thread is interrupted while
+     * @throws StoreConnectionException if a new connection cannot be opened, or the thread is interrupted while
      *                                   it waits.
      */
     ClientConnection acquire()
@@ -99,7 +100,7 @@ final class ClientConnectionPool implements AutoCloseable
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            throw new ClientConnectionException("interrupted while waiting for a connection to " + name, ex);
+            throw new StoreConnectionException("interrupted while waiting for a connection to " + name, ex);
         }
         finally
         {

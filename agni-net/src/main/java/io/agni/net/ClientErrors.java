@@ -5,8 +5,11 @@ import io.agni.api.CapacityExceededException;
 import io.agni.api.EntryTooLargeException;
 import io.agni.api.FloatOverflowException;
 import io.agni.api.IntegerOverflowException;
+import io.agni.api.InvalidCursorException;
 import io.agni.api.NotAFloatException;
 import io.agni.api.NotAnIntegerException;
+import io.agni.api.StoreReadOnlyException;
+import io.agni.api.StoreRefusedException;
 
 /**
  * Turns a server's error reply back into the exception the in-process store throws for the same failure, so that
@@ -25,9 +28,13 @@ import io.agni.api.NotAnIntegerException;
  * <tr><td>{@code ERR string exceeds maximum allowed size (proto-max-bulk-len)}, and agni's
  *     {@code ERR key too large: ...} and {@code ERR value too large: ...}</td>
  *     <td>{@link EntryTooLargeException}</td></tr>
- * <tr><td>any other</td><td>{@link AgniException} with the whole text, error code first</td></tr>
+ * <tr><td>{@code ERR invalid cursor}</td><td>{@link InvalidCursorException}</td></tr>
+ * <tr><td>{@code READONLY ...} (a Redis replica), {@code MISCONF ...} (a Redis that cannot persist, and agni's
+ *     read-only store)</td><td>{@link StoreReadOnlyException} with the whole text, error code first</td></tr>
+ * <tr><td>any other</td><td>{@link StoreRefusedException} with the whole text, error code first</td></tr>
  * </table>
- * The mapped exceptions carry the text without its {@code ERR} code (the fixed-message ones carry their own).
+ * The mapped {@code ERR} errors carry the text without its {@code ERR} code (the fixed-message ones carry their
+ * own).
  */
 final class ClientErrors
 {
@@ -49,9 +56,13 @@ final class ClientErrors
         {
             return new CapacityExceededException(text);
         }
+        if (text.startsWith("READONLY") || text.startsWith("MISCONF"))
+        {
+            return new StoreReadOnlyException(text);
+        }
         if (!text.startsWith(ERR))
         {
-            return new AgniException(text);
+            return new StoreRefusedException(text);
         }
         final String message = text.substring(ERR.length());
         if (message.startsWith("value is not an integer or out of range"))
@@ -75,6 +86,10 @@ final class ClientErrors
         {
             return new EntryTooLargeException(message);
         }
-        return new AgniException(text);
+        if (message.startsWith("invalid cursor"))
+        {
+            return new InvalidCursorException(message);
+        }
+        return new StoreRefusedException(text);
     }
 }

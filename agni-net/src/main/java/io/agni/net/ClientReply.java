@@ -1,6 +1,7 @@
 package io.agni.net;
 
 import io.agni.api.AgniStore;
+import io.agni.api.StoreConnectionException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -18,7 +19,7 @@ import static io.agni.net.ClientReplyReader.SIMPLE_STRING;
  * Each accessor first turns an error reply into its exception ({@link ClientErrors}); the connection stays usable
  * after one. A reply of a type the command never gives means client and server disagree about the protocol: the
  * accessor marks the connection broken, so that it is closed rather than reused, and throws
- * {@link ClientConnectionException}.
+ * {@link StoreConnectionException}.
  * <p>
  * Valid until the connection's next request; not thread-safe.
  */
@@ -186,10 +187,10 @@ final class ClientReply
      * @param actual   the type it got.
      * @return the exception to throw.
      */
-    ClientConnectionException unexpected(final String expected, final byte actual)
+    StoreConnectionException unexpected(final String expected, final byte actual)
     {
         connection.markBroken();
-        return new ClientConnectionException(
+        return new StoreConnectionException(
             "protocol error: unexpected reply, expected " + expected + ", got " + describe(actual));
     }
 

@@ -1,5 +1,6 @@
 package io.agni.net;
 
+import io.agni.api.StoreConnectionException;
 import org.agrona.DirectBuffer;
 
 import java.util.Arrays;
@@ -25,7 +26,7 @@ import java.util.Arrays;
  * {@code maxBulkLength}, an array longer than {@code maxArrayLength}, a simple string or error longer than
  * {@code maxLineLength}, or arrays nested deeper than {@code maxDepth} are protocol errors, as are a type byte that
  * is not RESP2, a number that is not a canonical 64-bit integer, and a line or bulk string not ended by CRLF.
- * A protocol error throws {@link ClientConnectionException} and resets the reader: the connection it read from is
+ * A protocol error throws {@link StoreConnectionException} and resets the reader: the connection it read from is
  * out of step and must be dropped.
  *
  * <h2>Threads</h2>
@@ -145,7 +146,7 @@ final class ClientReplyReader
      * @param buffer the buffer holding the reply's bytes at the offsets given so far, and perhaps more.
      * @param limit  the end of the bytes available in {@code buffer}.
      * @return the offset just past the reply when it is complete, else {@link #NEED_MORE}.
-     * @throws ClientConnectionException if the bytes are not a RESP2 reply within the limits.
+     * @throws StoreConnectionException if the bytes are not a RESP2 reply within the limits.
      */
     int read(final DirectBuffer buffer, final int limit)
     {
@@ -175,7 +176,7 @@ final class ClientReplyReader
                 }
             }
         }
-        catch (final ClientConnectionException ex)
+        catch (final StoreConnectionException ex)
         {
             reset(position);
             throw ex;
@@ -464,8 +465,8 @@ final class ClientReplyReader
         return value;
     }
 
-    private static ClientConnectionException protocolError(final String message)
+    private static StoreConnectionException protocolError(final String message)
     {
-        return new ClientConnectionException("protocol error: " + message);
+        return new StoreConnectionException("protocol error: " + message);
     }
 }

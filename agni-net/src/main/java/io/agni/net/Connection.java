@@ -324,7 +324,8 @@ final class Connection implements RespDecoder.Listener
         {
             writer.position(mark);
             writer.error(ServerReplies.INTERNAL_ERROR);
-            server.warnings.internalErrors.warn("command failed for client {}: {}", session.remoteAddress(), ex);
+            server.warnings.internalErrors.warn(
+                "command failed for client {}: {}", session.remoteAddress(), ex.toString());
             outcome = Outcome.CONTINUE;
         }
         if (passwordRequired && decoderAuthenticated != session.authenticated())

@@ -44,6 +44,13 @@ import java.util.function.Consumer;
  * <h2>Shutdown</h2>
  * {@link #requestShutdown()} (any thread) makes the loop stop reading from every connection, let the replies
  * already computed go out until the server's shutdown timeout, then close every socket and the selector.
+ *
+ * <h2>Failures</h2>
+ * A {@link RuntimeException} or {@link OutOfMemoryError} while serving or registering one connection (its buffers,
+ * its command) closes that connection, logged at WARN (rate-limited), and the loop serves on. Anything that
+ * escapes the loop itself (any other {@link Error} from a connection, any {@link Throwable} from the loop's own
+ * work) closes this loop's connections and selector and then stops the whole server ({@link ServerFailure}): a
+ * server with a dead loop would accept connections nobody serves.
  */
 final class EventLoop implements Runnable, Consumer<SelectionKey>
 {
@@ -141,6 +148,8 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     @Override
     public void run()
     {
+        final ServerFaults faults = server.faults;
+        Throwable failure = null;
         try
         {
             long nowMs = nowMs();
@@ -159,6 +168,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
                     resume(waiting);
                 }
                 nowMs = nowMs();
+                faults.loopIteration();
                 closeEvicted();
                 registerHandedOff(nowMs);
                 if (nowMs - nextTickMs >= 0)
@@ -183,11 +193,22 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         }
         catch (final Throwable ex)
         {
-            LOG.error("event loop {} failed; closing its connections", thread.getName(), ex);
+            failure = ex;
         }
         finally
         {
-            closeEverything();
+            try
+            {
+                closeEverything();
+            }
+            catch (final Throwable ex)
+            {
+                failure = failure == null ? ex : failure;
+            }
+            if (failure != null)
+            {
+                server.failure.fatal(thread.getName(), failure);
+            }
         }
     }
 
@@ -270,7 +291,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         {
             // OutOfMemoryError here is almost always direct memory for this connection's buffers: drop the client,
             // keep serving the others.
-            server.warnings.internalErrors.warn("unexpected failure serving {}: {}", connection, ex);
+            server.warnings.internalErrors.warn("unexpected failure serving {}: {}", connection, ex.toString());
             connection.close(DisconnectReason.INTERNAL_ERROR);
         }
     }

@@ -31,7 +31,7 @@ class AgniClientOnAgniServerContractTest extends AgniStoreContract
         offHeapStore = OffHeapStore.builder().shards(4).maxMemory(64L << 20).build();
         server = AgniServer.builder(offHeapStore).port(0).eventLoopThreads(2).build().start();
         final AgniClient client = AgniClient.builder().host("127.0.0.1").port(server.port()).connections(2).build();
-        return StoreFixture.forStore(client).build();
+        return ClientContractTests.fixtureFor(client).build();
     }
 
     @AfterEach

@@ -65,6 +65,6 @@ class AgniClientOnRedisContractTest extends AgniStoreContract
     {
         final AgniClient client = AgniClient.builder().host("127.0.0.1").port(redis.port()).connections(2).build();
         client.clear();
-        return StoreFixture.forStore(client).build();
+        return ClientContractTests.fixtureFor(client).build();
     }
 }

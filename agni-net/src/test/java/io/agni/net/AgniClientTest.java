@@ -4,6 +4,8 @@ import io.agni.api.AgniException;
 import io.agni.api.AgniStore;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
+import io.agni.api.StoreConnectionException;
+import io.agni.api.StoreRefusedException;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Tag;
@@ -98,7 +100,7 @@ class AgniClientTest
     }
 
     @Test
-    void connectingToAClosedPortFailsWithClientConnectionException() throws IOException
+    void connectingToAClosedPortFailsWithStoreConnectionException() throws IOException
     {
         final int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
@@ -106,7 +108,7 @@ class AgniClientTest
             port = socket.getLocalPort();
         }
 
-        final ClientConnectionException ex = assertThrows(ClientConnectionException.class,
+        final StoreConnectionException ex = assertThrows(StoreConnectionException.class,
             () -> AgniClient.connect("127.0.0.1", port));
 
         assertTrue(ex.getMessage().startsWith("cannot connect to 127.0.0.1:" + port), ex.getMessage());
@@ -120,7 +122,7 @@ class AgniClientTest
             "-WRONGPASS invalid username-password pair or user is disabled.\r\n" : "+PONG\r\n";
         try (ClientTestServer server = new ClientTestServer(responder))
         {
-            final ClientConnectionException ex = assertThrows(ClientConnectionException.class,
+            final StoreConnectionException ex = assertThrows(StoreConnectionException.class,
                 () -> clientOf(server).password("wrong").build());
 
             assertEquals("server at 127.0.0.1:" + server.port() + " refused the password: " +
@@ -133,8 +135,8 @@ class AgniClientTest
     {
         try (ClientTestServer server = new ClientTestServer((c, command) -> "-NOAUTH Authentication required.\r\n"))
         {
-            final ClientConnectionException ex =
-                assertThrows(ClientConnectionException.class, () -> clientOf(server).build());
+            final StoreConnectionException ex =
+                assertThrows(StoreConnectionException.class, () -> clientOf(server).build());
 
             assertEquals("server at 127.0.0.1:" + server.port() + " refused PING: NOAUTH Authentication required.",
                 ex.getMessage());
@@ -152,10 +154,10 @@ class AgniClientTest
                 client.set(bytes("k"), bytes("v"));
                 assertArrayEquals(bytes("v"), client.get(bytes("k")));
             }
-            final ClientConnectionException wrong = assertThrows(ClientConnectionException.class,
+            final StoreConnectionException wrong = assertThrows(StoreConnectionException.class,
                 () -> AgniClient.builder().host("127.0.0.1").port(redis.port()).password("nope").build());
             assertTrue(wrong.getMessage().contains("refused the password: WRONGPASS"), wrong.getMessage());
-            final ClientConnectionException none = assertThrows(ClientConnectionException.class,
+            final StoreConnectionException none = assertThrows(StoreConnectionException.class,
                 () -> AgniClient.connect("127.0.0.1", redis.port()));
             assertTrue(none.getMessage().contains("refused PING: NOAUTH"), none.getMessage());
         }
@@ -174,8 +176,8 @@ class AgniClientTest
         try (ClientTestServer server = new ClientTestServer(firstConnectionHangs);
             AgniClient client = clientOf(server).readTimeout(Duration.ofMillis(200)).build())
         {
-            final ClientConnectionException ex =
-                assertThrows(ClientConnectionException.class, () -> client.get(bytes("k")));
+            final StoreConnectionException ex =
+                assertThrows(StoreConnectionException.class, () -> client.get(bytes("k")));
             assertTrue(ex.getMessage().startsWith("no reply from 127.0.0.1:" + server.port() + " within 200 ms"),
                 ex.getMessage());
             assertEquals(0, client.openConnections(), "the timed-out connection is dropped");
@@ -192,8 +194,8 @@ class AgniClientTest
             ClientTestServer.pongThen((connection, command) -> connection == 0 ? ClientTestServer.CLOSE : ":1\r\n");
         try (ClientTestServer server = new ClientTestServer(closeFirst); AgniClient client = clientOf(server).build())
         {
-            final ClientConnectionException ex =
-                assertThrows(ClientConnectionException.class, () -> client.exists(bytes("k")));
+            final StoreConnectionException ex =
+                assertThrows(StoreConnectionException.class, () -> client.exists(bytes("k")));
             assertEquals("server at 127.0.0.1:" + server.port() + " closed the connection", ex.getMessage());
             assertEquals(0, client.openConnections());
 
@@ -236,7 +238,7 @@ class AgniClientTest
 
             server.dropAllConnections();
 
-            assertThrows(ClientConnectionException.class, () -> client.exists(bytes("k")));
+            assertThrows(StoreConnectionException.class, () -> client.exists(bytes("k")));
             assertEquals(0, client.openConnections(), "the idle connections went with the broken one");
             assertTrue(client.exists(bytes("k")));
             assertTrue(client.exists(bytes("k")));
@@ -251,8 +253,8 @@ class AgniClientTest
             ClientTestServer.pongThen((connection, command) -> connection == 0 ? "HTTP/1.1 400 Bad Request\r\n" : ":3\r\n");
         try (ClientTestServer server = new ClientTestServer(garbage); AgniClient client = clientOf(server).build())
         {
-            final ClientConnectionException ex =
-                assertThrows(ClientConnectionException.class, () -> client.incrementBy(bytes("n"), 3));
+            final StoreConnectionException ex =
+                assertThrows(StoreConnectionException.class, () -> client.incrementBy(bytes("n"), 3));
             assertEquals("protocol error: reply type byte not valid: 0x48", ex.getMessage());
             assertEquals(0, client.openConnections());
 
@@ -266,8 +268,8 @@ class AgniClientTest
         try (ClientTestServer server = new ClientTestServer(ClientTestServer.pongThen((c, command) -> ":1\r\n"));
             AgniClient client = clientOf(server).build())
         {
-            final ClientConnectionException ex =
-                assertThrows(ClientConnectionException.class, () -> client.get(bytes("k")));
+            final StoreConnectionException ex =
+                assertThrows(StoreConnectionException.class, () -> client.get(bytes("k")));
 
             assertEquals("protocol error: unexpected reply, expected a bulk string or nil, got an integer",
                 ex.getMessage());
@@ -302,7 +304,7 @@ class AgniClientTest
             final AgniException ex = assertThrows(AgniException.class, () -> client.get(bytes("list")));
 
             assertEquals("WRONGTYPE Operation against a key holding the wrong kind of value", ex.getMessage());
-            assertEquals(AgniException.class, ex.getClass());
+            assertEquals(StoreRefusedException.class, ex.getClass());
         }
     }
 

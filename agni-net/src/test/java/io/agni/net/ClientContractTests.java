@@ -1,5 +1,8 @@
 package io.agni.net;
 
+import io.agni.testsupport.OptionalOperation;
+import io.agni.testsupport.StoreFixture;
+
 /**
  * What the contract runners against remote stores share.
  */
@@ -10,17 +13,29 @@ final class ClientContractTests
     }
 
     /**
-     * The contract tests no store behind RESP can pass, with their reasons.
+     * The contract tests no store behind RESP can pass, with their reasons (besides the optional operations
+     * {@link #fixtureFor} declares).
      *
      * @return a new condition; add the skips particular to a server to it.
      */
     static ClientContractSkips skipsForEveryRemoteStore()
     {
         return new ClientContractSkips()
-            .skip("setAllIfPresent*", "RESP has MSET and MSETNX but no MSET XX, so AgniClient refuses " +
-                "setAll(IF_PRESENT) with UnsupportedOperationException")
             .skip("directIncrementByFloatIntoTooSmallBufferThrowsAndChangesNothing", "INCRBYFLOAT stores the sum " +
                 "before the client sees its length; AgniStore's javadoc allows it ('the value is then already stored')");
+    }
+
+    /**
+     * A fixture for an {@link AgniClient}, which declares what RESP cannot do: {@code setAll} with
+     * {@code IF_PRESENT} (Redis has {@code MSET} and {@code MSETNX} but no {@code MSET XX}), which the contract then
+     * checks is refused.
+     *
+     * @param client the client under test.
+     * @return a builder with the client's unsupported operations declared; add the server's hooks to it.
+     */
+    static StoreFixture.Builder fixtureFor(final AgniClient client)
+    {
+        return StoreFixture.forStore(client).unsupported(OptionalOperation.SET_ALL_IF_PRESENT);
     }
 
     /**

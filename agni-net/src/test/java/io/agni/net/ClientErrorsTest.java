@@ -27,11 +27,16 @@ class ClientErrorsTest
             "string exceeds maximum allowed size (proto-max-bulk-len)",
         "ERR key too large: length=4097, limit=4096 | EntryTooLargeException | key too large: length=4097, limit=4096",
         "ERR value too large: length=9, limit=8 | EntryTooLargeException | value too large: length=9, limit=8",
-        "WRONGTYPE Operation against a key holding the wrong kind of value | AgniException | " +
+        "ERR invalid cursor | InvalidCursorException | invalid cursor",
+        "READONLY You can't write against a read only replica. | StoreReadOnlyException | " +
+            "READONLY You can't write against a read only replica.",
+        "MISCONF Errors writing to the AOF file: No space left on device | StoreReadOnlyException | " +
+            "MISCONF Errors writing to the AOF file: No space left on device",
+        "WRONGTYPE Operation against a key holding the wrong kind of value | StoreRefusedException | " +
             "WRONGTYPE Operation against a key holding the wrong kind of value",
-        "ERR syntax error | AgniException | ERR syntax error",
-        "ERR the store is closed | AgniException | ERR the store is closed",
-        "NOSCRIPT No matching script | AgniException | NOSCRIPT No matching script"
+        "ERR syntax error | StoreRefusedException | ERR syntax error",
+        "ERR the store is closed | StoreRefusedException | ERR the store is closed",
+        "NOSCRIPT No matching script | StoreRefusedException | NOSCRIPT No matching script"
     })
     void errorReplyBecomesTheStoresException(final String reply, final String type, final String message)
     {

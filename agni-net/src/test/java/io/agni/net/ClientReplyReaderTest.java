@@ -1,5 +1,6 @@
 package io.agni.net;
 
+import io.agni.api.StoreConnectionException;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -230,8 +231,8 @@ class ClientReplyReaderTest
         final UnsafeBuffer header = buffer("$17\r\n");
 
         small.reset(0);
-        final ClientConnectionException ex =
-            assertThrows(ClientConnectionException.class, () -> small.read(header, header.capacity()));
+        final StoreConnectionException ex =
+            assertThrows(StoreConnectionException.class, () -> small.read(header, header.capacity()));
         assertEquals("protocol error: reply bulk too long: length=17, limit=16", ex.getMessage());
     }
 
@@ -265,8 +266,8 @@ class ClientReplyReaderTest
         final UnsafeBuffer header = buffer("*4\r\n");
 
         small.reset(0);
-        final ClientConnectionException ex =
-            assertThrows(ClientConnectionException.class, () -> small.read(header, header.capacity()));
+        final StoreConnectionException ex =
+            assertThrows(StoreConnectionException.class, () -> small.read(header, header.capacity()));
         assertEquals("protocol error: reply array too long: count=4, limit=3", ex.getMessage());
     }
 
@@ -286,8 +287,8 @@ class ClientReplyReaderTest
         shallow.reset(0);
         assertEquals(ok.capacity(), shallow.read(ok, ok.capacity()));
         shallow.reset(0);
-        final ClientConnectionException ex =
-            assertThrows(ClientConnectionException.class, () -> shallow.read(deep, deep.capacity()));
+        final StoreConnectionException ex =
+            assertThrows(StoreConnectionException.class, () -> shallow.read(deep, deep.capacity()));
         assertEquals("protocol error: reply nested too deep: depth=3, limit=2", ex.getMessage());
     }
 
@@ -301,8 +302,8 @@ class ClientReplyReaderTest
         small.reset(0);
         assertEquals(exactly.capacity(), small.read(exactly, exactly.capacity()));
         small.reset(0);
-        final ClientConnectionException ex =
-            assertThrows(ClientConnectionException.class, () -> small.read(tooLongSoFar, tooLongSoFar.capacity()));
+        final StoreConnectionException ex =
+            assertThrows(StoreConnectionException.class, () -> small.read(tooLongSoFar, tooLongSoFar.capacity()));
         assertEquals("protocol error: reply line longer than the limit: limit=8", ex.getMessage());
     }
 
@@ -337,7 +338,7 @@ class ClientReplyReaderTest
     {
         final UnsafeBuffer bad = buffer("?\r\n");
         reader.reset(0);
-        assertThrows(ClientConnectionException.class, () -> reader.read(bad, bad.capacity()));
+        assertThrows(StoreConnectionException.class, () -> reader.read(bad, bad.capacity()));
 
         assertEquals(List.of(":1"), readAll(":1\r\n"));
     }
@@ -357,8 +358,8 @@ class ClientReplyReaderTest
     {
         final UnsafeBuffer buffer = buffer(reply);
         reader.reset(0);
-        final ClientConnectionException ex =
-            assertThrows(ClientConnectionException.class, () -> reader.read(buffer, buffer.capacity()));
+        final StoreConnectionException ex =
+            assertThrows(StoreConnectionException.class, () -> reader.read(buffer, buffer.capacity()));
         assertTrue(ex.getMessage().startsWith("protocol error: " + expectedMessageStart),
             () -> "message of " + reply + ": " + ex.getMessage());
     }

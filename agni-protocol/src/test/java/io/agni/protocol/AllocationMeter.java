@@ -66,6 +66,22 @@ public final class AllocationMeter
             what + " allocated " + least + " bytes in " + measured + " runs (least of " + ATTEMPTS + " rounds)");
     }
 
+    /**
+     * The bytes of heap the current thread allocates while it runs an operation once: an upper bound of what the
+     * operation keeps, for the tests that pin how much heap a command needs. Skips (as an assumption) on a JVM
+     * without a per-thread allocation counter.
+     *
+     * @param operation the operation.
+     * @return the bytes allocated.
+     */
+    public static long allocatedBy(final Runnable operation)
+    {
+        Assumptions.assumeTrue(COUNTER != null, "no per-thread allocation counter on this JVM");
+        final long before = read();
+        operation.run();
+        return read() - before;
+    }
+
     private static long read()
     {
         try

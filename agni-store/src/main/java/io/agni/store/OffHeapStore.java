@@ -25,7 +25,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -77,6 +76,7 @@ public final class OffHeapStore implements AgniStore
     private final int maxKeyLength;
     private final int maxValueLength;
     private final OperationGate gate;
+    private final StoreScan scan;
     /**
      * Each thread's reusable batch for setAll; it holds no reference to this store.
      */
@@ -102,6 +102,7 @@ public final class OffHeapStore implements AgniStore
         this.memory = new OffHeapMemory(budget, gate.contexts());
         this.shards = new Shard[config.shards()];
         this.shardMask = config.shards() - 1;
+        this.scan = new StoreScan(shards);
         try
         {
             for (int i = 0; i < shards.length; i++)
@@ -1002,7 +1003,8 @@ public final class OffHeapStore implements AgniStore
      * The cursor holds the shard index in its high 32 bits and a position among that shard's home buckets, in
      * reverse-binary order, in its low bits (docs/architecture.md, "Scan"). One step visits up to {@code count}
      * buckets, going on into the next shards when one ends first, so a count above the whole index ends the scan
-     * in one call.
+     * in one call. A cursor with a bit this store has never returned (a shard it does not have, a bucket bit no
+     * cursor of that shard had) is refused, without a stack trace; every cursor it returned is taken back.
      */
     @Override
     public ScanResult scan(final long cursor, final byte[] pattern, final int count)
@@ -1011,35 +1013,10 @@ public final class OffHeapStore implements AgniStore
         {
             throw new IllegalArgumentException("count must be at least 1: count=" + count);
         }
-        int shardIndex = (int)(cursor >>> 32);
-        if (shardIndex < 0 || shardIndex >= shards.length)
-        {
-            throw new IllegalArgumentException("invalid cursor: " + Long.toUnsignedString(cursor));
-        }
         final ThreadContext c = gate.enter();
         try
         {
-            final List<byte[]> keys = new ArrayList<>();
-            long bucket = cursor & 0xFFFF_FFFFL;
-            int budget = count;
-            while (true)
-            {
-                final long next = shards[shardIndex].scan(bucket, budget, pattern, keys, c);
-                if (next != 0)
-                {
-                    return new ScanResult(((long)shardIndex << 32) | next, keys);
-                }
-                budget -= c.scannedBuckets;
-                if (++shardIndex == shards.length)
-                {
-                    return new ScanResult(0, keys);
-                }
-                bucket = 0;
-                if (budget <= 0)
-                {
-                    return new ScanResult((long)shardIndex << 32, keys);
-                }
-            }
+            return scan.step(cursor, pattern, count, c);
         }
         finally
         {

@@ -1,5 +1,6 @@
 package io.agni.store;
 
+import io.agni.api.InvalidCursorException;
 import io.agni.api.ScanResult;
 import io.agni.testsupport.ByteArrayKey;
 import org.junit.jupiter.api.Test;
@@ -107,10 +108,10 @@ class ScanAcrossShardsTest
     {
         try (OffHeapStore store = TestStores.builder(SHARDS, TestStores.clock()).build())
         {
-            final IllegalArgumentException ex =
-                assertThrows(IllegalArgumentException.class, () -> store.scan((long)SHARDS << 32, null, 1000));
+            final InvalidCursorException ex =
+                assertThrows(InvalidCursorException.class, () -> store.scan((long)SHARDS << 32, null, 1000));
             assertEquals("invalid cursor: " + ((long)SHARDS << 32), ex.getMessage());
-            assertThrows(IllegalArgumentException.class, () -> store.scan(-1L, null, 1000));
+            assertThrows(InvalidCursorException.class, () -> store.scan(-1L, null, 1000));
         }
     }
 

@@ -50,8 +50,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * (see {@link StoreFixture#canAdvanceTime()}); the others use expiry times hours away from now.</li>
  * <li>A fixture without {@link StoreFixture#canReclaimExpired()} skips the tests that count entries after expiry.</li>
  * <li>A fixture without {@link StoreFixture#maxKeyLength()} skips the length-limit tests.</li>
- * <li>Operations Redis cannot express are isolated in tests named for them, so that a subclass in any package can
- * skip each by overriding it (every test method is public) with {@code @Disabled} and a reason: {@code setAllIfPresent*} (Redis has no {@code MSET XX}),
+ * <li>An optional operation ({@link AgniStore}'s javadoc, "Optional operations") the store refuses with
+ * {@link UnsupportedOperationException}: the fixture declares it with
+ * {@link StoreFixture.Builder#unsupported(OptionalOperation)}; the tests of that operation then skip themselves by
+ * assumption, with the reason, and {@code setAllIfPresentIsDoneOrRefusedAsTheFixtureDeclares} checks that the store
+ * refuses it and changes nothing.</li>
+ * <li>Behaviour a store cannot match for another reason is isolated in tests named for it, so that a subclass in
+ * any package can skip each by overriding it (every test method is public) with {@code @Disabled} and a reason:
  * {@code stats*} (Redis reports statistics per server, not per store, and has no memory accounting of this shape),
  * {@code getAllOfNoKeysReturnsAnEmptyList} ({@code MGET} needs a key).</li>
  * </ul>

@@ -507,11 +507,13 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     /**
-     * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
+     * Redis has no {@code MSET} that writes only if every key exists: skipped for a fixture that declares
+     * {@link OptionalOperation#SET_ALL_IF_PRESENT} unsupported.
      */
     @Test
     public void setAllIfPresentWritesOnlyWhenEveryKeyExists()
     {
+        requireSupported(OptionalOperation.SET_ALL_IF_PRESENT);
         store.set(bytes("a"), bytes("old-a"));
 
         assertFalse(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
@@ -525,17 +527,54 @@ public abstract class ReadWriteContract extends StoreContractSupport
     }
 
     /**
-     * Redis has no {@code MSET} that writes only if every key exists; a remote store may skip this test.
+     * Redis has no {@code MSET} that writes only if every key exists: skipped for a fixture that declares
+     * {@link OptionalOperation#SET_ALL_IF_PRESENT} unsupported.
      */
     @Test
     public void setAllIfPresentTreatsAnExpiredKeyAsAbsent()
     {
+        requireSupported(OptionalOperation.SET_ALL_IF_PRESENT);
         store.set(bytes("a"), bytes("old-a"));
         store.set(bytes("b"), bytes("gone"), SetCondition.ALWAYS, ExpiryMode.AT, anHourAgo());
 
         assertFalse(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
         assertValue("old-a", "a");
         assertValue(null, "b");
+    }
+
+    /**
+     * {@code setAll} with {@code IF_PRESENT}, both forms, over keys that all exist: written, or, where the fixture
+     * declares it {@linkplain OptionalOperation#SET_ALL_IF_PRESENT unsupported}, refused with
+     * {@link UnsupportedOperationException} and nothing changed, as {@link AgniStore} allows.
+     */
+    @Test
+    public void setAllIfPresentIsDoneOrRefusedAsTheFixtureDeclares()
+    {
+        store.set(bytes("a"), bytes("old-a"));
+        store.set(bytes("b"), bytes("old-b"));
+        final UnsafeBuffer buffer = bufferWith(bytes("a3b4"), 0);
+        final int[] offsets = {0, 1, 2, 3};
+        final int[] lengths = {1, 1, 1, 1};
+
+        if (fixture.supports(OptionalOperation.SET_ALL_IF_PRESENT))
+        {
+            assertTrue(store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
+            assertValue("1", "a");
+            assertValue("2", "b");
+            assertTrue(store.setAll(buffer, offsets, lengths, 2, SetCondition.IF_PRESENT));
+            assertValue("3", "a");
+            assertValue("4", "b");
+        }
+        else
+        {
+            assertThrows(UnsupportedOperationException.class,
+                () -> store.setAll(keys("a", "b"), keys("1", "2"), SetCondition.IF_PRESENT));
+            assertThrows(UnsupportedOperationException.class,
+                () -> store.setAll(buffer, offsets, lengths, 2, SetCondition.IF_PRESENT));
+            assertValue("old-a", "a");
+            assertValue("old-b", "b");
+        }
+        assertEquals(2, store.size());
     }
 
     @Test

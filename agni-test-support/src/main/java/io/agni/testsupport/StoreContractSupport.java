@@ -96,6 +96,18 @@ public abstract class StoreContractSupport
     }
 
     /**
+     * Skips the running test, with the reason, if the fixture declared the operation it tests unsupported.
+     *
+     * @param operation the optional operation the test needs.
+     */
+    protected final void requireSupported(final OptionalOperation operation)
+    {
+        assumeTrue(fixture.supports(operation),
+            "the fixture declares " + operation.description() + " unsupported (AgniStore allows it: an optional " +
+            "operation), so the contract checks its refusal instead of its result");
+    }
+
+    /**
      * The store's now.
      *
      * @return milliseconds since the epoch.

@@ -3,8 +3,10 @@ package io.agni.testsupport;
 import io.agni.api.AgniStore;
 import org.agrona.concurrent.CachedEpochClock;
 
+import java.util.EnumSet;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -29,6 +31,7 @@ public final class StoreFixture implements AutoCloseable
     private final Runnable reclaimExpired;
     private final int maxKeyLength;
     private final int maxValueLength;
+    private final Set<OptionalOperation> unsupported;
 
     private StoreFixture(final Builder builder)
     {
@@ -38,6 +41,7 @@ public final class StoreFixture implements AutoCloseable
         this.reclaimExpired = builder.reclaimExpired;
         this.maxKeyLength = builder.maxKeyLength;
         this.maxValueLength = builder.maxValueLength;
+        this.unsupported = EnumSet.copyOf(builder.unsupported);
     }
 
     /**
@@ -144,6 +148,18 @@ public final class StoreFixture implements AutoCloseable
     }
 
     /**
+     * Whether the store does an optional operation, i.e. the fixture did not declare it
+     * {@link Builder#unsupported unsupported}.
+     *
+     * @param operation the operation.
+     * @return {@code true} unless declared unsupported.
+     */
+    public boolean supports(final OptionalOperation operation)
+    {
+        return !unsupported.contains(operation);
+    }
+
+    /**
      * Closes the store. Idempotent, as {@link AgniStore#close()} is.
      */
     @Override
@@ -163,6 +179,7 @@ public final class StoreFixture implements AutoCloseable
         private Runnable reclaimExpired;
         private int maxKeyLength = -1;
         private int maxValueLength = -1;
+        private final EnumSet<OptionalOperation> unsupported = EnumSet.noneOf(OptionalOperation.class);
 
         private Builder(final AgniStore store)
         {
@@ -213,6 +230,20 @@ public final class StoreFixture implements AutoCloseable
             }
             this.maxKeyLength = maxKeyLength;
             this.maxValueLength = maxValueLength;
+            return this;
+        }
+
+        /**
+         * Declares an optional operation the store refuses with {@link UnsupportedOperationException}, as
+         * {@link AgniStore}'s javadoc allows: the contract skips that operation's tests (by assumption, with the
+         * reason) and checks that the store refuses it and changes nothing.
+         *
+         * @param operation the operation the store does not support.
+         * @return this builder.
+         */
+        public Builder unsupported(final OptionalOperation operation)
+        {
+            unsupported.add(Objects.requireNonNull(operation, "operation"));
             return this;
         }
 

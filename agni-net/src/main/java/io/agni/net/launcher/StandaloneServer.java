@@ -48,6 +48,22 @@ final class StandaloneServer implements AutoCloseable
      */
     static StandaloneServer open(final LauncherOptions options) throws UsageException
     {
+        return open(options, server ->
+        {
+        });
+    }
+
+    /**
+     * Opens the store, configures the server, gives it to {@code beforeStart} and starts it.
+     *
+     * @param options     the parsed command line.
+     * @param beforeStart given the server before it starts (tests make its threads fail here).
+     * @return the running server; the caller closes it.
+     * @throws UsageException if a value is out of range or settings conflict.
+     */
+    static StandaloneServer open(final LauncherOptions options, final Consumer<AgniServer> beforeStart)
+        throws UsageException
+    {
         final MemoryPlan memory = MemoryPlan.of(Runtime.getRuntime().maxMemory(),
             AgniServerBuilder.directMemoryLimit(), options.maxMemory, options.maxClientMemory);
         final OffHeapStoreBuilder storeBuilder = OffHeapStore.builder();
@@ -70,12 +86,14 @@ final class StandaloneServer implements AutoCloseable
             final AgniServer server;
             try
             {
-                server = builder.build().start();
+                server = builder.build();
             }
             catch (final IllegalArgumentException ex)
             {
                 throw new UsageException(LauncherOptions.MAX_CLIENT_MEMORY + ": " + ex.getMessage());
             }
+            beforeStart.accept(server);
+            server.start();
             final StandaloneServer standalone = new StandaloneServer(store, server, shards, memory);
             standalone.logReady();
             return standalone;
@@ -146,6 +164,34 @@ final class StandaloneServer implements AutoCloseable
     OffHeapStore store()
     {
         return store;
+    }
+
+    /**
+     * Waits until the server has stopped, by {@link #close()} (a shutdown hook's) or by a failure of its own.
+     * Keeps waiting if interrupted, and then leaves the thread's interrupt status set.
+     *
+     * @return the failure that stopped the server, or {@code null} if it was closed.
+     */
+    Throwable awaitStop()
+    {
+        boolean interrupted = false;
+        while (true)
+        {
+            try
+            {
+                server.awaitTermination();
+                break;
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+        return server.failure().orElse(null);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.agni.net.launcher;
 
+import io.agni.api.StoreClosedException;
+import io.agni.net.ServerFaultInjection;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,12 +30,14 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The launcher end to end: exit statuses and messages for help and bad command lines, a server that serves and
- * releases its port when closed, and a separate JVM that shuts down gracefully on SIGTERM.
+ * releases its port when closed, a separate JVM that shuts down gracefully on SIGTERM, and one whose server stops
+ * itself after a failure, which exits with {@link ServerMain#EXIT_SERVER_FAILED}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @Tag("socket")
@@ -174,6 +180,93 @@ class ServerMainTest
             process.destroyForcibly();
             Files.deleteIfExists(logFile);
         }
+    }
+
+    @Test
+    void aServerThatStopsItselfAfterAFailureEndsTheRunWithTheFailureStatusAndClosesTheStore() throws Exception
+    {
+        final List<StandaloneServer> running = new CopyOnWriteArrayList<>();
+        final PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+        final CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> ServerMain.runUntilStopped(
+            with(SMALL, "--port", "0"), System.out, errStream,
+            server -> ServerFaultInjection.failAnEventLoopOnceAClientConnects(server, new OutOfMemoryError("injected")),
+            running::add));
+        final StandaloneServer server = awaitStarted(running, status);
+
+        try (Socket client = new Socket(InetAddress.getLoopbackAddress(), server.localAddress().getPort()))
+        {
+            assertTrue(client.isConnected(), "a client connected, which makes the event loop fail");
+            assertEquals(ServerMain.EXIT_SERVER_FAILED, status.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals("agni-server: the server stopped after a failure: java.lang.OutOfMemoryError: injected; " +
+            "exiting with status 3", err().strip());
+        assertThrows(StoreClosedException.class, () -> server.store().get(new byte[] {'k'}));
+    }
+
+    @Test
+    void aServerClosedByItsShutdownHookEndsTheRunWithoutAStatus() throws Exception
+    {
+        final List<StandaloneServer> running = new CopyOnWriteArrayList<>();
+        final CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> ServerMain.runUntilStopped(
+            with(SMALL, "--port", "0"), System.out, System.err, server ->
+            {
+            }, running::add));
+        final StandaloneServer server = awaitStarted(running, status);
+
+        server.close();
+
+        assertEquals(ServerMain.STOPPED, status.get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void separateJvmExitsWithTheFailureStatusAndOneErrorLineWhenItsServerFails() throws Exception
+    {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> command = new ArrayList<>(List.of(
+            java, "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+            "-cp", System.getProperty("java.class.path"), FailingServerMain.class.getName(), "--port", "0"));
+        command.addAll(List.of(SMALL));
+        final Path logFile = Files.createTempFile("agni-server-", ".log");
+        final Process process = new ProcessBuilder(command)
+            .redirectErrorStream(true).redirectOutput(logFile.toFile()).start();
+        try
+        {
+            final int port = awaitPort(process, logFile);
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(), port))
+            {
+                assertTrue(client.isConnected(), "a client connected, which makes the event loop fail");
+                assertTrue(process.waitFor(30, TimeUnit.SECONDS), () -> "still running:\n" + read(logFile));
+            }
+            final String log = read(logFile);
+            assertEquals(ServerMain.EXIT_SERVER_FAILED, process.exitValue(), log);
+            final List<String> errors = log.lines().filter(line -> line.contains(" ERROR ")).toList();
+            assertEquals(1, errors.size(), log);
+            assertTrue(errors.get(0).contains("failed; stopping the server: java.lang.OutOfMemoryError: injected by " +
+                "FailingServerMain"), log);
+            assertTrue(log.contains("agni-server: the server stopped after a failure: java.lang.OutOfMemoryError: " +
+                "injected by FailingServerMain; exiting with status 3"), log);
+            assertTrue(log.contains("agni-server stopped"), "the store was closed too:\n" + log);
+        }
+        finally
+        {
+            process.destroyForcibly();
+            Files.deleteIfExists(logFile);
+        }
+    }
+
+    private static StandaloneServer awaitStarted(final List<StandaloneServer> running, final CompletableFuture<?> run)
+        throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (running.isEmpty())
+        {
+            if (run.isDone() || System.nanoTime() - deadline > 0)
+            {
+                fail("the server did not start: " + (run.isDone() ? "the run ended" : "timed out"));
+            }
+            Thread.sleep(5);
+        }
+        return running.get(0);
     }
 
     private static int awaitPort(final Process process, final Path logFile) throws InterruptedException

@@ -4,8 +4,10 @@ import io.agni.api.AgniException;
 import io.agni.api.AgniStore;
 import io.agni.api.CapacityExceededException;
 import io.agni.api.IntegerOverflowException;
+import io.agni.api.InvalidCursorException;
 import io.agni.api.NotAnIntegerException;
 import io.agni.api.StoreClosedException;
+import io.agni.api.StoreReadOnlyException;
 import io.agni.protocol.BufferMemory;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
@@ -22,8 +24,11 @@ import java.util.Objects;
  * Redis's texts: {@code ERR unknown command 'x', with args beginning with: 'a' }, {@code ERR wrong number of
  * arguments for 'get' command}, {@code NOAUTH Authentication required.}, {@code OOM command not allowed when used
  * memory > 'maxmemory'.}, {@code ERR value is not an integer or out of range}, {@code ERR increment or decrement
- * would overflow}. Other {@link AgniException}s reply {@code ERR} and their message. Error replies allocate; the
- * success path of the common commands does not.
+ * would overflow}, {@code ERR invalid cursor}. A {@link StoreReadOnlyException} replies {@code MISCONF} and its
+ * message (Redis's code for writes stopped because it cannot persist), a {@link StoreClosedException}
+ * {@code ERR the store is closed}. Every other {@link AgniException} (the other refusals, a remote store's
+ * connection failure) replies {@code ERR} and its message. Error replies allocate; the success path of the common
+ * commands does not.
  *
  * <h2>Threads</h2>
  * Not thread-safe: one per event-loop thread, shared by that thread's connections. The {@link CommandTable} may be
@@ -35,6 +40,7 @@ public final class CommandProcessor
     static final String NOAUTH = "NOAUTH Authentication required.";
     static final String OVERFLOW = "ERR increment or decrement would overflow";
     static final String CLOSED = "ERR the store is closed";
+    static final String READ_ONLY_CODE = "MISCONF ";
 
     private static final int UNKNOWN_ARGS_LIMIT = 128;
 
@@ -155,7 +161,7 @@ public final class CommandProcessor
         {
             command.handler().execute(context);
         }
-        catch (final AgniException | StoreClosedException ex)
+        catch (final AgniException ex)
         {
             out.position(mark);
             out.error(errorReply(ex));
@@ -183,7 +189,7 @@ public final class CommandProcessor
         return context.scratchCapacity();
     }
 
-    static String errorReply(final RuntimeException ex)
+    static String errorReply(final AgniException ex)
     {
         if (ex instanceof CapacityExceededException)
         {
@@ -196,6 +202,14 @@ public final class CommandProcessor
         if (ex instanceof IntegerOverflowException)
         {
             return OVERFLOW;
+        }
+        if (ex instanceof InvalidCursorException)
+        {
+            return KeyspaceCommands.INVALID_CURSOR;
+        }
+        if (ex instanceof StoreReadOnlyException)
+        {
+            return READ_ONLY_CODE + ex.getMessage();
         }
         if (ex instanceof StoreClosedException)
         {

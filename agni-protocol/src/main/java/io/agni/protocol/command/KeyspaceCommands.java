@@ -391,16 +391,9 @@ final class KeyspaceCommands
             }
         }
 
-        final ScanResult result;
-        try
-        {
-            result = context.store().scan(cursor, pattern, (int)Math.min(count, Integer.MAX_VALUE));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            context.out().error(INVALID_CURSOR);
-            return;
-        }
+        // A cursor the store refuses throws its InvalidCursorException (no stack trace), which CommandProcessor
+        // replies as ERR invalid cursor.
+        final ScanResult result = context.store().scan(cursor, pattern, (int)Math.min(count, Integer.MAX_VALUE));
         writeScanReply(context.out(), result, stringType);
     }
 

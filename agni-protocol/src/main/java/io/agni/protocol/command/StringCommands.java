@@ -43,6 +43,7 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
 final class StringCommands
 {
     static final String STRING_TOO_LONG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+    private static final String KEY_TOO_LARGE = "key too large:";
     static final String OFFSET_OUT_OF_RANGE = "ERR offset is out of range";
     static final String DECREMENT_OVERFLOW = "ERR decrement would overflow";
 
@@ -349,7 +350,7 @@ final class StringCommands
         }
         catch (final EntryTooLargeException ex)
         {
-            context.out().error(STRING_TOO_LONG);
+            valueTooLong(context, ex);
             return;
         }
         context.out().integer(length);
@@ -425,10 +426,24 @@ final class StringCommands
         }
         catch (final EntryTooLargeException ex)
         {
-            context.out().error(STRING_TOO_LONG);
+            valueTooLong(context, ex);
             return;
         }
         context.out().integer(length);
+    }
+
+    /**
+     * APPEND's and SETRANGE's refusal of a value past the limit, Redis's {@code string exceeds maximum allowed
+     * size}; a key past the limit is refused as by every command (the exception's message, which says which part
+     * was too large, is {@code key too large: ...} then), by {@link CommandProcessor}.
+     */
+    private static void valueTooLong(final CommandContext context, final EntryTooLargeException ex)
+    {
+        if (ex.getMessage().startsWith(KEY_TOO_LARGE))
+        {
+            throw ex;
+        }
+        context.out().error(STRING_TOO_LONG);
     }
 
     // ----------------------------------------------------------------------------------------------------------------

@@ -207,6 +207,24 @@ class KeyspaceScanCommandsTest
     }
 
     @Test
+    void scanWithABucketBitTheStoreNeverReturnedIsAnInvalidCursorAndEveryReturnedCursorIsTakenBack()
+    {
+        populate("key:", 20);
+        assertEquals("-ERR invalid cursor\r\n", harness.reply("SCAN", "1"));
+        assertEquals("-ERR invalid cursor\r\n", harness.reply("SCAN", Long.toString(1L << 31)));
+        assertEquals("*2\r\n", harness.reply("SCAN", Long.toString(1L << 32)).substring(0, 4), "a shard's start");
+
+        String cursor = "0";
+        do
+        {
+            final String reply = harness.reply("SCAN", cursor, "COUNT", "1");
+            assertTrue(reply.startsWith("*2\r\n"), reply);
+            cursor = parse(reply).cursor;
+        }
+        while (!cursor.equals("0"));
+    }
+
+    @Test
     void scanPassesTheCursorsSixtyFourBitsToTheStoreAndRepliesItsCursorUnsigned()
     {
         final AtomicLong seen = new AtomicLong();
