@@ -1,6 +1,9 @@
 package io.agni.net;
 
 import io.agni.api.EntryTooLargeException;
+import io.agni.api.ExpiryMode;
+
+import java.util.Objects;
 
 /**
  * The in-process store's argument checks, made by {@link AgniClient} before anything is sent: a negative length
@@ -59,6 +62,17 @@ final class ClientArgumentChecks
      * @param offset      where the bytes go.
      * @param valueLength how many.
      */
+    /**
+     * Checks an expiry mode and the time given with it, as the in-process store does.
+     *
+     * @throws NullPointerException     if the mode is null.
+     * @throws IllegalArgumentException if the mode ignores the time and it is not 0.
+     */
+    void expiry(final ExpiryMode mode, final long time)
+    {
+        Objects.requireNonNull(mode, "expiryMode").checkTime(time);
+    }
+
     void setRange(final int keyLength, final long offset, final int valueLength)
     {
         key(keyLength);
