@@ -234,15 +234,7 @@ public final class AgniClient implements AgniStore
     {
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(dst, "dst");
-        if (count < 0 || keyOffsets.length < count || keyLengths.length < count || valueLengths.length < count)
-        {
-            throw new IllegalArgumentException("count out of range: count=" + count + ", keyOffsets=" +
-                keyOffsets.length + ", keyLengths=" + keyLengths.length + ", valueLengths=" + valueLengths.length);
-        }
-        for (int i = 0; i < count; i++)
-        {
-            checks.key(keyLengths[i]);
-        }
+        checks.keys(keyOffsets, keyLengths, count, valueLengths);
         if (count == 0)
         {
             checkOpen();
@@ -786,12 +778,7 @@ public final class AgniClient implements AgniStore
         try (ClientConnection c = pool.acquire())
         {
             c.request().command(1).keyword(TIME);
-            final ClientReply reply = c.call();
-            if (reply.arrayLength(0) != 2)
-            {
-                throw reply.unexpected("an array of 2", ClientReplyReader.ARRAY);
-            }
-            return reply.unsignedDecimal(1) * 1000 + reply.unsignedDecimal(2) / 1000;
+            return c.call().timeMillis();
         }
     }
 

@@ -124,6 +124,18 @@ final class ClientReply
     }
 
     /**
+     * @return a {@code TIME} reply (seconds and microseconds, as decimal bulk strings) in milliseconds.
+     */
+    long timeMillis()
+    {
+        if (arrayLength(0) != 2)
+        {
+            throw unexpected("an array of 2", ClientReplyReader.ARRAY);
+        }
+        return unsignedDecimal(1) * 1000 + unsignedDecimal(2) / 1000;
+    }
+
+    /**
      * @param index the element, depth-first.
      * @return the number of elements of an array element (they follow it).
      */
