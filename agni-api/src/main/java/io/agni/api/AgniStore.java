@@ -1,10 +1,11 @@
 package io.agni.api;
 
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A key-value store of byte strings with per-entry expiry: the one interface agni's users code against,
@@ -17,8 +18,9 @@ import java.util.List;
  *
  * <h2>Arguments</h2>
  * No argument may be {@code null} unless its javadoc says so; a {@code null} gets a {@link NullPointerException}.
- * Every method has a {@code byte[]} form and, for the single-key operations, a zero-copy form that takes the key and
- * value as {@code (DirectBuffer, offset, length)} and copies a result into a caller's {@link MutableDirectBuffer}.
+ * Every operation on keys has a {@code byte[]} form and a zero-copy form that takes the keys and values as
+ * {@code (DirectBuffer, offset, length)} (the multi-key ones: one buffer with arrays of offsets and lengths) and
+ * copies a result into a caller's {@link MutableDirectBuffer}.
  * The store never keeps a reference to a caller's array or buffer after a call returns, and the {@code byte[]}
  * results belong to the caller. A destination buffer must have room for the value from its offset on, or be
  * expandable (e.g. {@link org.agrona.ExpandableArrayBuffer}); otherwise an {@link IndexOutOfBoundsException} is
@@ -29,9 +31,15 @@ import java.util.List;
  * may have grown. On the zero-copy path, reads and writes allocate nothing on the Java heap in steady state.
  *
  * <h2>Time and expiry</h2>
- * Expiry times are absolute, in milliseconds since the epoch, read from the store's clock. An entry whose expiry
- * time is at or before the clock's now is invisible to every operation from that instant, whether or not its memory
- * has been reclaimed yet.
+ * Expiry times are absolute, in milliseconds since the epoch, on the store's clock ({@link #currentTimeMillis()}).
+ * An entry whose expiry time is at or before the clock's now is invisible to every operation from that instant,
+ * whether or not its memory has been reclaimed yet. A caller gives an expiry either as an absolute time
+ * ({@link ExpiryMode#AT}, {@link #expire}) or as a duration that the store adds to its own clock when it performs
+ * the write ({@link ExpiryMode#AFTER}, {@link #expireAfter}): the relative forms need no clock shared with the
+ * caller, and through a remote store they depend on the server's clock alone. Every method that takes an
+ * {@link ExpiryMode} also takes a {@code long} time: the absolute time for {@code AT}, the duration for
+ * {@code AFTER}, and {@code 0} for {@code CLEAR} and {@code KEEP}, which ignore it; any other time with those two is
+ * refused with an {@link IllegalArgumentException} ({@link ExpiryMode#checkTime}) before anything changes.
  *
  * <h2>Threads and atomicity</h2>
  * Every method may be called from any thread. Every operation on a single key is atomic and linearizable: the
@@ -69,6 +77,20 @@ import java.util.List;
  * (both forms) with {@link SetCondition#IF_PRESENT}, which a store over RESP cannot do atomically (Redis has
  * {@code MSET} and {@code MSETNX} but no {@code MSET XX}). Every other operation is supported by every
  * implementation.
+ *
+ * <h2>Implementing it</h2>
+ * An implementation must provide the abstract methods: the zero-copy form of each single-key operation, the
+ * {@code byte[]} forms of the multi-key operations ({@link #getAll(List)}, {@link #setAll(List, List, SetCondition)},
+ * {@link #rename(byte[], byte[], boolean)}), and the whole-store ones. Everything else is a default method over
+ * them: the {@code byte[]} forms of the single-key operations wrap their arrays in buffers (and copy a result out
+ * of a growable buffer), the zero-copy forms of the multi-key operations copy their keys into arrays, and the
+ * relative {@link #expireAfter} adds to {@link #currentTimeMillis()}. Each default keeps the contract (atomicity
+ * included) and says what it costs; an implementation that can do better overrides it. The multi-key operations
+ * go the other way because one of their forms must be written by hand, and the {@code byte[]} form is the one any
+ * implementation can write, while a zero-copy default over it keeps the one-instant and all-or-nothing promises;
+ * a {@code byte[]} default over a zero-copy form would have to pack the keys into one buffer first. A store with a
+ * clock of its own also overrides {@link #currentTimeMillis()}, whose default is the system clock. New operations
+ * will be added as default methods, so an implementation written today keeps compiling.
  */
 public interface AgniStore extends AutoCloseable
 {
@@ -93,13 +115,20 @@ public interface AgniStore extends AutoCloseable
 
     /**
      * The value of a key.
+     * <p>
+     * The default reads once, with {@link #get(DirectBuffer, int, int, MutableDirectBuffer, int)}, into a growable
+     * buffer and copies the value out of it; an implementation that can size the array first overrides it.
      *
      * @param key the key.
      * @return a copy of the value, or {@code null} if the key is absent or expired.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    byte[] get(byte[] key);
+    default byte[] get(final byte[] key)
+    {
+        final ExpandableArrayBuffer dst = DefaultForms.growable();
+        return DefaultForms.copyOut(dst, get(DefaultForms.wrap(key, "key"), 0, key.length, dst, 0));
+    }
 
     /**
      * Copies the value of a key into a caller's buffer, allocating nothing. Only the returned number of bytes from
@@ -119,14 +148,18 @@ public interface AgniStore extends AutoCloseable
     int get(DirectBuffer key, int keyOffset, int keyLength, MutableDirectBuffer dst, int dstOffset);
 
     /**
-     * Whether a key is present and not expired.
+     * Whether a key is present and not expired. The default wraps the array and calls
+     * {@link #exists(DirectBuffer, int, int)}.
      *
      * @param key the key.
      * @return {@code true} if present.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    boolean exists(byte[] key);
+    default boolean exists(final byte[] key)
+    {
+        return exists(DefaultForms.wrap(key, "key"), 0, key.length);
+    }
 
     /**
      * Whether a key is present and not expired.
@@ -151,14 +184,77 @@ public interface AgniStore extends AutoCloseable
     List<byte[]> getAll(List<byte[]> keys);
 
     /**
-     * The remaining time to live of a key in milliseconds.
+     * {@link #getAll(List)} for keys that lie in one buffer, as a server's parsed command does, with the values
+     * copied into a caller's buffer: key {@code i} is the {@code keyLengths[i]} bytes at {@code keyOffsets[i]}. The
+     * keys are read at one instant, as {@link #getAll(List)} reads them. The values of the keys found are copied one
+     * after another, in key order, from {@code dstOffset} on, with nothing between them; {@code valueLengths[i]}
+     * receives the length of key {@code i}'s value, or {@link #NOT_FOUND} if it is absent or expired (it then takes
+     * no room in {@code dst}), so value {@code i} starts at {@code dstOffset} plus the lengths of the values found
+     * before it. Nothing of the buffers or arrays is kept after the call.
+     *
+     * <p>The default copies every key into an array, calls {@link #getAll(List)} (so it keeps the one-instant
+     * promise) and copies the values into {@code dst}; a store that can read the buffer directly (agni's off-heap
+     * store) overrides it and allocates nothing for a few keys.
+     *
+     * @param keys         the buffer holding every key.
+     * @param keyOffsets   where each key starts, at least {@code count} entries.
+     * @param keyLengths   the length of each key, at least {@code count} entries.
+     * @param count        how many keys; duplicates allowed.
+     * @param dst          the buffer the values are copied into; expandable, or with room for them all.
+     * @param dstOffset    where the first value goes.
+     * @param valueLengths receives each key's value length or {@link #NOT_FOUND}, at least {@code count} entries.
+     * @return the number of bytes copied into {@code dst}: the sum of the lengths of the values found.
+     * @throws IllegalArgumentException  if {@code count} or a key length is negative, or an array is shorter than
+     *                                   {@code count}.
+     * @throws EntryTooLargeException    if a key is longer than the limit.
+     * @throws IndexOutOfBoundsException if {@code dst} cannot hold the values and cannot grow, or they sum to more
+     *                                   than {@link Integer#MAX_VALUE} bytes past {@code dstOffset}; the bytes of
+     *                                   {@code dst} past {@code dstOffset} and the entries of {@code valueLengths}
+     *                                   are then unspecified.
+     * @throws StoreClosedException      if the store is closed.
+     */
+    default int getAll(
+        final DirectBuffer keys, final int[] keyOffsets, final int[] keyLengths, final int count,
+        final MutableDirectBuffer dst, final int dstOffset, final int[] valueLengths)
+    {
+        DefaultForms.checkBatch(count, 1, keyOffsets, keyLengths);
+        Objects.requireNonNull(dst, "dst");
+        if (valueLengths.length < count)
+        {
+            throw new IllegalArgumentException(
+                "valueLengths shorter than count: valueLengths=" + valueLengths.length + ", count=" + count);
+        }
+        final List<byte[]> values = getAll(DefaultForms.arrays(keys, keyOffsets, keyLengths, 0, 1, count));
+        long position = dstOffset;
+        for (int i = 0; i < count; i++)
+        {
+            final byte[] value = values.get(i);
+            if (value == null)
+            {
+                valueLengths[i] = NOT_FOUND;
+                continue;
+            }
+            DefaultForms.checkRoom(dst, position, value.length);
+            dst.putBytes((int)position, value);
+            valueLengths[i] = value.length;
+            position += value.length;
+        }
+        return (int)(position - dstOffset);
+    }
+
+    /**
+     * The remaining time to live of a key in milliseconds. The default wraps the array and calls
+     * {@link #ttlMillis(DirectBuffer, int, int)}.
      *
      * @param key the key.
      * @return milliseconds left (at least {@code 0}), {@link #TTL_NO_EXPIRY} or {@link #TTL_KEY_ABSENT}.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    long ttlMillis(byte[] key);
+    default long ttlMillis(final byte[] key)
+    {
+        return ttlMillis(DefaultForms.wrap(key, "key"), 0, key.length);
+    }
 
     /**
      * The remaining time to live of a key in milliseconds.
@@ -173,14 +269,18 @@ public interface AgniStore extends AutoCloseable
     long ttlMillis(DirectBuffer key, int keyOffset, int keyLength);
 
     /**
-     * The absolute expiry time of a key (Redis's {@code PEXPIRETIME}).
+     * The absolute expiry time of a key (Redis's {@code PEXPIRETIME}). The default wraps the array and calls
+     * {@link #expireTimeMillis(DirectBuffer, int, int)}.
      *
      * @param key the key.
      * @return milliseconds since the epoch, {@link #TTL_NO_EXPIRY} or {@link #TTL_KEY_ABSENT}.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    long expireTimeMillis(byte[] key);
+    default long expireTimeMillis(final byte[] key)
+    {
+        return expireTimeMillis(DefaultForms.wrap(key, "key"), 0, key.length);
+    }
 
     /**
      * The absolute expiry time of a key (Redis's {@code PEXPIRETIME}).
@@ -195,14 +295,18 @@ public interface AgniStore extends AutoCloseable
     long expireTimeMillis(DirectBuffer key, int keyOffset, int keyLength);
 
     /**
-     * The length of a key's value (Redis's {@code STRLEN}), without copying it.
+     * The length of a key's value (Redis's {@code STRLEN}), without copying it. The default wraps the array and
+     * calls {@link #valueLength(DirectBuffer, int, int)}.
      *
      * @param key the key.
      * @return the value's length in bytes, or {@link #NOT_FOUND} if the key is absent or expired.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    int valueLength(byte[] key);
+    default int valueLength(final byte[] key)
+    {
+        return valueLength(DefaultForms.wrap(key, "key"), 0, key.length);
+    }
 
     /**
      * The length of a key's value (Redis's {@code STRLEN}), allocating nothing.
@@ -221,6 +325,8 @@ public interface AgniStore extends AutoCloseable
      * indexes; a negative index counts from the end ({@code -1} is the last byte). After that, a start below
      * {@code 0} becomes {@code 0} and an end past the last byte becomes the last byte; a start after the end, or an
      * empty value, gives an empty range.
+     * <p>
+     * The default reads once, with the zero-copy form, into a growable buffer and copies the range out of it.
      *
      * @param key   the key.
      * @param start the first byte's index, possibly negative.
@@ -229,7 +335,11 @@ public interface AgniStore extends AutoCloseable
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    byte[] getRange(byte[] key, long start, long end);
+    default byte[] getRange(final byte[] key, final long start, final long end)
+    {
+        final ExpandableArrayBuffer dst = DefaultForms.growable();
+        return DefaultForms.copyOut(dst, getRange(DefaultForms.wrap(key, "key"), 0, key.length, start, end, dst, 0));
+    }
 
     /**
      * The zero-copy form of {@link #getRange(byte[], long, long)}: copies only the range into a caller's buffer.
@@ -256,7 +366,8 @@ public interface AgniStore extends AutoCloseable
     // ------------------------------------------------------------------------------------------------------------
 
     /**
-     * Sets a key to a value with no expiry time (Redis's plain {@code SET}).
+     * Sets a key to a value with no expiry time (Redis's plain {@code SET}). The default wraps the arrays and
+     * calls {@link #set(DirectBuffer, int, int, DirectBuffer, int, int)}.
      *
      * @param key   the key.
      * @param value the value, possibly empty.
@@ -264,10 +375,15 @@ public interface AgniStore extends AutoCloseable
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    void set(byte[] key, byte[] value);
+    default void set(final byte[] key, final byte[] value)
+    {
+        set(DefaultForms.wrap(key, "key"), 0, key.length, DefaultForms.wrap(value, "value"), 0, value.length);
+    }
 
     /**
-     * Sets a key to a value with no expiry time, allocating nothing.
+     * Sets a key to a value with no expiry time, allocating nothing. The default is
+     * {@link #set(DirectBuffer, int, int, DirectBuffer, int, int, SetCondition, ExpiryMode, long)} with
+     * {@link SetCondition#ALWAYS} and {@link ExpiryMode#CLEAR}.
      *
      * @param key         the buffer holding the key.
      * @param keyOffset   where the key starts.
@@ -279,23 +395,38 @@ public interface AgniStore extends AutoCloseable
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    void set(DirectBuffer key, int keyOffset, int keyLength, DirectBuffer value, int valueOffset, int valueLength);
+    default void set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        set(key, keyOffset, keyLength, value, valueOffset, valueLength, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+    }
 
     /**
      * Sets a key to a value if a condition holds, and sets, keeps or clears its expiry time, as one step
      * (Redis's {@code SET} with {@code NX}/{@code XX} and {@code EX}/{@code PX}/{@code EXAT}/{@code PXAT}/{@code KEEPTTL}).
+     * The default wraps the arrays and calls the zero-copy form.
      *
      * @param key            the key.
      * @param value          the value.
      * @param condition      when to write.
      * @param expiryMode     what happens to the expiry time.
-     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param expiryMillis   with {@link ExpiryMode#AT} the absolute expiry time, with {@link ExpiryMode#AFTER} the
+     *                       time to live, in milliseconds; {@code 0} with the other modes.
      * @return {@code true} if the value was written, {@code false} if the condition did not hold.
+     * @throws IllegalArgumentException   if {@code expiryMode} ignores the time and it is not {@code 0}; nothing
+     *                                    changed.
      * @throws EntryTooLargeException     if the key or value is longer than its limit.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    boolean set(byte[] key, byte[] value, SetCondition condition, ExpiryMode expiryMode, long expireAtMillis);
+    default boolean set(
+        final byte[] key, final byte[] value,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        return set(DefaultForms.wrap(key, "key"), 0, key.length, DefaultForms.wrap(value, "value"), 0, value.length,
+            condition, expiryMode, expiryMillis);
+    }
 
     /**
      * The zero-copy form of {@link #set(byte[], byte[], SetCondition, ExpiryMode, long)}.
@@ -308,8 +439,11 @@ public interface AgniStore extends AutoCloseable
      * @param valueLength    the value's length in bytes.
      * @param condition      when to write.
      * @param expiryMode     what happens to the expiry time.
-     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param expiryMillis   with {@link ExpiryMode#AT} the absolute expiry time, with {@link ExpiryMode#AFTER} the
+     *                       time to live, in milliseconds; {@code 0} with the other modes.
      * @return {@code true} if the value was written, {@code false} if the condition did not hold.
+     * @throws IllegalArgumentException   if {@code expiryMode} ignores the time and it is not {@code 0}; nothing
+     *                                    changed.
      * @throws EntryTooLargeException     if the key or value is longer than its limit.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
@@ -317,25 +451,37 @@ public interface AgniStore extends AutoCloseable
     boolean set(
         DirectBuffer key, int keyOffset, int keyLength,
         DirectBuffer value, int valueOffset, int valueLength,
-        SetCondition condition, ExpiryMode expiryMode, long expireAtMillis);
+        SetCondition condition, ExpiryMode expiryMode, long expiryMillis);
 
     /**
      * A conditional set that also returns the value it replaced, as one step (Redis's {@code SET ... GET} and
      * {@code GETSET}). Whether it wrote follows from the result: {@link SetCondition#ALWAYS} always writes,
      * {@link SetCondition#IF_ABSENT} wrote if the result is {@code null}, {@link SetCondition#IF_PRESENT} wrote if
      * it is not.
+     * <p>
+     * The default calls the zero-copy form with a growable buffer for the previous value and copies it out.
      *
      * @param key            the key.
      * @param value          the new value.
      * @param condition      when to write.
      * @param expiryMode     what happens to the expiry time.
-     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param expiryMillis   with {@link ExpiryMode#AT} the absolute expiry time, with {@link ExpiryMode#AFTER} the
+     *                       time to live, in milliseconds; {@code 0} with the other modes.
      * @return a copy of the previous value, or {@code null} if the key was absent or expired.
+     * @throws IllegalArgumentException   if {@code expiryMode} ignores the time and it is not {@code 0}; nothing
+     *                                    changed.
      * @throws EntryTooLargeException     if the key or value is longer than its limit.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    byte[] getAndSet(byte[] key, byte[] value, SetCondition condition, ExpiryMode expiryMode, long expireAtMillis);
+    default byte[] getAndSet(
+        final byte[] key, final byte[] value,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        final ExpandableArrayBuffer previous = DefaultForms.growable();
+        return DefaultForms.copyOut(previous, getAndSet(DefaultForms.wrap(key, "key"), 0, key.length,
+            DefaultForms.wrap(value, "value"), 0, value.length, condition, expiryMode, expiryMillis, previous, 0));
+    }
 
     /**
      * The zero-copy form of {@link #getAndSet(byte[], byte[], SetCondition, ExpiryMode, long)}.
@@ -348,10 +494,13 @@ public interface AgniStore extends AutoCloseable
      * @param valueLength    the value's length in bytes.
      * @param condition      when to write.
      * @param expiryMode     what happens to the expiry time.
-     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param expiryMillis   with {@link ExpiryMode#AT} the absolute expiry time, with {@link ExpiryMode#AFTER} the
+     *                       time to live, in milliseconds; {@code 0} with the other modes.
      * @param previous       the buffer the previous value is copied into.
      * @param previousOffset where the previous value goes.
      * @return the previous value's length, or {@link #NOT_FOUND} if the key was absent or expired.
+     * @throws IllegalArgumentException   if {@code expiryMode} ignores the time and it is not {@code 0}; nothing
+     *                                    changed.
      * @throws EntryTooLargeException     if the key or value is longer than its limit.
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws IndexOutOfBoundsException  if {@code previous} cannot hold the previous value and cannot grow.
@@ -360,7 +509,7 @@ public interface AgniStore extends AutoCloseable
     int getAndSet(
         DirectBuffer key, int keyOffset, int keyLength,
         DirectBuffer value, int valueOffset, int valueLength,
-        SetCondition condition, ExpiryMode expiryMode, long expireAtMillis,
+        SetCondition condition, ExpiryMode expiryMode, long expiryMillis,
         MutableDirectBuffer previous, int previousOffset);
 
     /**
@@ -411,41 +560,23 @@ public interface AgniStore extends AutoCloseable
         final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs,
         final SetCondition condition)
     {
-        if (pairs < 0 || offsets.length < 2L * pairs || lengths.length < 2L * pairs)
-        {
-            throw new IllegalArgumentException("pairs out of range: pairs=" + pairs + ", offsets=" + offsets.length +
-                ", lengths=" + lengths.length);
-        }
-        for (int i = 0; i < 2 * pairs; i++)
-        {
-            if (lengths[i] < 0)
-            {
-                throw new IllegalArgumentException("negative length: lengths[" + i + "]=" + lengths[i]);
-            }
-        }
-        final List<byte[]> keys = new ArrayList<>(pairs);
-        final List<byte[]> values = new ArrayList<>(pairs);
-        for (int i = 0; i < pairs; i++)
-        {
-            final byte[] key = new byte[lengths[2 * i]];
-            buffer.getBytes(offsets[2 * i], key);
-            keys.add(key);
-            final byte[] value = new byte[lengths[2 * i + 1]];
-            buffer.getBytes(offsets[2 * i + 1], value);
-            values.add(value);
-        }
-        return setAll(keys, values, condition);
+        DefaultForms.checkBatch(pairs, 2, offsets, lengths);
+        return setAll(DefaultForms.arrays(buffer, offsets, lengths, 0, 2, pairs),
+            DefaultForms.arrays(buffer, offsets, lengths, 1, 2, pairs), condition);
     }
 
     /**
-     * Removes a key.
+     * Removes a key. The default wraps the array and calls {@link #delete(DirectBuffer, int, int)}.
      *
      * @param key the key.
      * @return {@code true} if a live entry was removed.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    boolean delete(byte[] key);
+    default boolean delete(final byte[] key)
+    {
+        return delete(DefaultForms.wrap(key, "key"), 0, key.length);
+    }
 
     /**
      * Removes a key.
@@ -460,14 +591,19 @@ public interface AgniStore extends AutoCloseable
     boolean delete(DirectBuffer key, int keyOffset, int keyLength);
 
     /**
-     * Removes a key and returns its value, as one step (Redis's {@code GETDEL}).
+     * Removes a key and returns its value, as one step (Redis's {@code GETDEL}). The default calls the zero-copy
+     * form with a growable buffer and copies the value out.
      *
      * @param key the key.
      * @return a copy of the removed value, or {@code null} if the key was absent or expired.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    byte[] getAndDelete(byte[] key);
+    default byte[] getAndDelete(final byte[] key)
+    {
+        final ExpandableArrayBuffer dst = DefaultForms.growable();
+        return DefaultForms.copyOut(dst, getAndDelete(DefaultForms.wrap(key, "key"), 0, key.length, dst, 0));
+    }
 
     /**
      * The zero-copy form of {@link #getAndDelete(byte[])}.
@@ -485,17 +621,26 @@ public interface AgniStore extends AutoCloseable
     int getAndDelete(DirectBuffer key, int keyOffset, int keyLength, MutableDirectBuffer dst, int dstOffset);
 
     /**
-     * Returns a key's value and changes its expiry time, as one step (Redis's {@code GETEX}).
+     * Returns a key's value and changes its expiry time, as one step (Redis's {@code GETEX}). The default calls the
+     * zero-copy form with a growable buffer and copies the value out.
      *
      * @param key            the key.
      * @param expiryMode     {@link ExpiryMode#KEEP} to leave the expiry time alone, {@link ExpiryMode#CLEAR} to
-     *                       remove it ({@code PERSIST}), {@link ExpiryMode#AT} to set it.
-     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     *                       remove it ({@code PERSIST}), {@link ExpiryMode#AT} or {@link ExpiryMode#AFTER} to set it.
+     * @param expiryMillis   with {@link ExpiryMode#AT} the absolute expiry time, with {@link ExpiryMode#AFTER} the
+     *                       time to live, in milliseconds; {@code 0} with the other modes.
      * @return a copy of the value, or {@code null} if the key is absent or expired.
-     * @throws EntryTooLargeException if the key is longer than the limit.
-     * @throws StoreClosedException   if the store is closed.
+     * @throws IllegalArgumentException if {@code expiryMode} ignores the time and it is not {@code 0}; nothing
+     *                                  changed.
+     * @throws EntryTooLargeException   if the key is longer than the limit.
+     * @throws StoreClosedException     if the store is closed.
      */
-    byte[] getAndExpire(byte[] key, ExpiryMode expiryMode, long expireAtMillis);
+    default byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        final ExpandableArrayBuffer dst = DefaultForms.growable();
+        return DefaultForms.copyOut(
+            dst, getAndExpire(DefaultForms.wrap(key, "key"), 0, key.length, expiryMode, expiryMillis, dst, 0));
+    }
 
     /**
      * The zero-copy form of {@link #getAndExpire(byte[], ExpiryMode, long)}. Only the returned number of bytes from
@@ -506,22 +651,26 @@ public interface AgniStore extends AutoCloseable
      * @param keyOffset      where the key starts.
      * @param keyLength      the key's length in bytes.
      * @param expiryMode     what happens to the expiry time.
-     * @param expireAtMillis the absolute expiry time when {@code expiryMode} is {@link ExpiryMode#AT}; ignored otherwise.
+     * @param expiryMillis   with {@link ExpiryMode#AT} the absolute expiry time, with {@link ExpiryMode#AFTER} the
+     *                       time to live, in milliseconds; {@code 0} with the other modes.
      * @param dst            the buffer the value is copied into.
      * @param dstOffset      where the value goes.
      * @return the value's length, or {@link #NOT_FOUND}.
+     * @throws IllegalArgumentException  if {@code expiryMode} ignores the time and it is not {@code 0}; nothing
+     *                                   changed.
      * @throws EntryTooLargeException    if the key is longer than the limit.
      * @throws IndexOutOfBoundsException if {@code dst} cannot hold the value and cannot grow.
      * @throws StoreClosedException      if the store is closed.
      */
     int getAndExpire(
         DirectBuffer key, int keyOffset, int keyLength,
-        ExpiryMode expiryMode, long expireAtMillis,
+        ExpiryMode expiryMode, long expiryMillis,
         MutableDirectBuffer dst, int dstOffset);
 
     /**
      * Adds a signed delta to a value holding a decimal 64-bit integer, as one step (Redis's {@code INCRBY}). An
-     * absent key counts as {@code 0}. The expiry time is kept.
+     * absent key counts as {@code 0}. The expiry time is kept. The default wraps the array and calls
+     * {@link #incrementBy(DirectBuffer, int, int, long)}.
      *
      * @param key   the key.
      * @param delta the amount to add, possibly negative.
@@ -532,7 +681,10 @@ public interface AgniStore extends AutoCloseable
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    long incrementBy(byte[] key, long delta);
+    default long incrementBy(final byte[] key, final long delta)
+    {
+        return incrementBy(DefaultForms.wrap(key, "key"), 0, key.length, delta);
+    }
 
     /**
      * The zero-copy form of {@link #incrementBy(byte[], long)}.
@@ -552,7 +704,7 @@ public interface AgniStore extends AutoCloseable
 
     /**
      * Appends bytes to a value, as one step (Redis's {@code APPEND}); an absent key starts empty. The expiry time is
-     * kept.
+     * kept. The default wraps the arrays and calls the zero-copy form.
      *
      * @param key   the key.
      * @param value the bytes to append.
@@ -561,7 +713,10 @@ public interface AgniStore extends AutoCloseable
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    long append(byte[] key, byte[] value);
+    default long append(final byte[] key, final byte[] value)
+    {
+        return append(DefaultForms.wrap(key, "key"), 0, key.length, DefaultForms.wrap(value, "value"), 0, value.length);
+    }
 
     /**
      * The zero-copy form of {@link #append(byte[], byte[])}.
@@ -583,7 +738,7 @@ public interface AgniStore extends AutoCloseable
      * Overwrites part of a value from a byte offset on, as one step (Redis's {@code SETRANGE}). A value shorter than
      * {@code offset} (or an absent key, which counts as empty) is first padded with zero bytes up to it. The expiry
      * time is kept. An empty {@code value} writes nothing: an absent key stays absent and {@code 0} is returned; a
-     * present key is unchanged and its length returned.
+     * present key is unchanged and its length returned. The default wraps the arrays and calls the zero-copy form.
      *
      * @param key    the key.
      * @param offset where the bytes go, at least {@code 0}.
@@ -597,7 +752,11 @@ public interface AgniStore extends AutoCloseable
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    long setRange(byte[] key, long offset, byte[] value);
+    default long setRange(final byte[] key, final long offset, final byte[] value)
+    {
+        return setRange(DefaultForms.wrap(key, "key"), 0, key.length, offset, DefaultForms.wrap(value, "value"), 0,
+            value.length);
+    }
 
     /**
      * The zero-copy form of {@link #setRange(byte[], long, byte[])}.
@@ -640,6 +799,35 @@ public interface AgniStore extends AutoCloseable
     RenameResult rename(byte[] key, byte[] newKey, boolean replace);
 
     /**
+     * The zero-copy form of {@link #rename(byte[], byte[], boolean)}: the two keys lie in caller buffers (possibly
+     * the same buffer). Nothing of the buffers is kept after the call.
+     * <p>
+     * The default copies the keys into arrays and calls {@link #rename(byte[], byte[], boolean)}; agni's off-heap
+     * store overrides it and reads the buffers in place.
+     *
+     * @param key          the buffer holding the key to rename.
+     * @param keyOffset    where it starts.
+     * @param keyLength    its length in bytes.
+     * @param newKey       the buffer holding the key it gets.
+     * @param newKeyOffset where that starts.
+     * @param newKeyLength its length in bytes.
+     * @param replace      whether an existing {@code newKey} is replaced.
+     * @return as {@link #rename(byte[], byte[], boolean)}.
+     * @throws IllegalArgumentException   if a length is negative.
+     * @throws EntryTooLargeException     if either key is longer than the limit; nothing changed.
+     * @throws CapacityExceededException  if the entry under its new key does not fit in the memory budget; nothing
+     *                                    changed.
+     * @throws StoreClosedException       if the store is closed.
+     */
+    default RenameResult rename(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer newKey, final int newKeyOffset, final int newKeyLength, final boolean replace)
+    {
+        return rename(DefaultForms.array(key, keyOffset, keyLength), DefaultForms.array(newKey, newKeyOffset,
+            newKeyLength), replace);
+    }
+
+    /**
      * Adds a delta to a value holding a decimal number, as one step (Redis's {@code INCRBYFLOAT}), and stores the
      * result as text. An absent key counts as {@code 0}. The value must be a number as {@link Decimal#parse} reads
      * one. The delta is taken as the shortest decimal that reads back as the same {@code double}
@@ -647,6 +835,8 @@ public interface AgniStore extends AutoCloseable
      * rounded to 17 significant digits (half to even), and the text is written plain, without an exponent, trailing
      * fraction zeros or a trailing {@code .}: {@code 10.50} plus {@code 0.1} is {@code 10.6}, {@code 5.0e3} plus
      * {@code 200} is {@code 5200}. The expiry time is kept.
+     * <p>
+     * The default calls the zero-copy form with a growable buffer and copies the text out.
      *
      * @param key   the key.
      * @param delta the amount to add, possibly negative; must be finite.
@@ -659,7 +849,11 @@ public interface AgniStore extends AutoCloseable
      * @throws CapacityExceededException  if the entry does not fit in the memory budget; nothing changed.
      * @throws StoreClosedException       if the store is closed.
      */
-    byte[] incrementByFloat(byte[] key, double delta);
+    default byte[] incrementByFloat(final byte[] key, final double delta)
+    {
+        final ExpandableArrayBuffer dst = DefaultForms.growable();
+        return DefaultForms.copyOut(dst, incrementByFloat(DefaultForms.wrap(key, "key"), 0, key.length, delta, dst, 0));
+    }
 
     /**
      * The zero-copy form of {@link #incrementByFloat(byte[], double)}: writes the new value's text into a caller's
@@ -686,7 +880,8 @@ public interface AgniStore extends AutoCloseable
 
     /**
      * Sets a key's absolute expiry time if a condition holds (Redis's {@code PEXPIREAT} with its options). A time
-     * at or before now removes the key, as in Redis.
+     * at or before now removes the key, as in Redis. The default wraps the array and calls
+     * {@link #expire(DirectBuffer, int, int, long, ExpireCondition)}.
      *
      * @param key            the key.
      * @param expireAtMillis the absolute expiry time in milliseconds since the epoch.
@@ -695,7 +890,10 @@ public interface AgniStore extends AutoCloseable
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    boolean expire(byte[] key, long expireAtMillis, ExpireCondition condition);
+    default boolean expire(final byte[] key, final long expireAtMillis, final ExpireCondition condition)
+    {
+        return expire(DefaultForms.wrap(key, "key"), 0, key.length, expireAtMillis, condition);
+    }
 
     /**
      * The zero-copy form of {@link #expire(byte[], long, ExpireCondition)}.
@@ -712,14 +910,66 @@ public interface AgniStore extends AutoCloseable
     boolean expire(DirectBuffer key, int keyOffset, int keyLength, long expireAtMillis, ExpireCondition condition);
 
     /**
-     * Removes a key's expiry time (Redis's {@code PERSIST}).
+     * Sets a key's expiry time to a duration from now on the store's clock, if a condition holds (Redis's
+     * {@code PEXPIRE} with its options): the relative form of {@link #expire(byte[], long, ExpireCondition)}, which
+     * needs no clock shared with the caller. The expiry time is the store's now, read when the store performs the
+     * call, plus {@code durationMillis}, saturated to {@link Long#MAX_VALUE} (or {@link Long#MIN_VALUE}); a duration
+     * of {@code 0} or less removes the key, as a past time does. The condition compares that expiry time with the
+     * key's. The default wraps the array and calls the zero-copy form.
+     *
+     * @param key            the key.
+     * @param durationMillis the time to live from now, in milliseconds, possibly {@code 0} or negative.
+     * @param condition      when to change it.
+     * @return {@code true} if the key exists and its expiry time was set (or the key removed for a duration of
+     * {@code 0} or less).
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    default boolean expireAfter(final byte[] key, final long durationMillis, final ExpireCondition condition)
+    {
+        return expireAfter(DefaultForms.wrap(key, "key"), 0, key.length, durationMillis, condition);
+    }
+
+    /**
+     * The zero-copy form of {@link #expireAfter(byte[], long, ExpireCondition)}.
+     * <p>
+     * The default reads {@link #currentTimeMillis()} and calls
+     * {@link #expire(DirectBuffer, int, int, long, ExpireCondition)} with the sum: right for a store whose clock
+     * that method reads, as the contract requires. A store that can apply a relative time itself (one on a remote
+     * server: {@code PEXPIRE}) overrides it.
+     *
+     * @param key            the buffer holding the key.
+     * @param keyOffset      where the key starts.
+     * @param keyLength      the key's length in bytes.
+     * @param durationMillis the time to live from now, in milliseconds, possibly {@code 0} or negative.
+     * @param condition      when to change it.
+     * @return {@code true} if the key exists and its expiry time was set (or the key removed for a duration of
+     * {@code 0} or less).
+     * @throws EntryTooLargeException if the key is longer than the limit.
+     * @throws StoreClosedException   if the store is closed.
+     */
+    default boolean expireAfter(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long durationMillis,
+        final ExpireCondition condition)
+    {
+        Objects.requireNonNull(condition, "condition");
+        return expire(key, keyOffset, keyLength, DefaultForms.saturatedAdd(currentTimeMillis(), durationMillis),
+            condition);
+    }
+
+    /**
+     * Removes a key's expiry time (Redis's {@code PERSIST}). The default wraps the array and calls
+     * {@link #persist(DirectBuffer, int, int)}.
      *
      * @param key the key.
      * @return {@code true} if the key exists and had an expiry time.
      * @throws EntryTooLargeException if the key is longer than the limit.
      * @throws StoreClosedException   if the store is closed.
      */
-    boolean persist(byte[] key);
+    default boolean persist(final byte[] key)
+    {
+        return persist(DefaultForms.wrap(key, "key"), 0, key.length);
+    }
 
     /**
      * Removes a key's expiry time (Redis's {@code PERSIST}).
@@ -783,12 +1033,30 @@ public interface AgniStore extends AutoCloseable
     void clear();
 
     /**
-     * A snapshot of the store's counters and memory.
+     * A snapshot of the store's counters and memory; {@link StoreStats} says which calls count as hits and misses.
      *
      * @return the statistics.
      * @throws StoreClosedException if the store is closed.
      */
     StoreStats stats();
+
+    /**
+     * Now on the store's clock, in milliseconds since the epoch: the clock its expiry times are compared with and
+     * its relative times ({@link ExpiryMode#AFTER}, {@link #expireAfter}) are added to. A server in front of the
+     * store answers Redis's {@code TIME} from it.
+     * <p>
+     * The default is {@link System#currentTimeMillis()}, right for a store that compares expiry times with the
+     * system clock; a store with a clock of its own (agni's in-process store can be given one) overrides it, and
+     * one on a remote server asks the server.
+     *
+     * @return milliseconds since the epoch.
+     * @throws StoreClosedException if the store is closed and must be open to read its clock (a remote store); a
+     *                              store whose clock is local may answer after {@link #close()}.
+     */
+    default long currentTimeMillis()
+    {
+        return System.currentTimeMillis();
+    }
 
     /**
      * Closes the store: waits for operations in flight, frees all its memory, and makes every later call throw

@@ -36,6 +36,7 @@ import static io.agni.net.ClientKeywords.RENAME;
 import static io.agni.net.ClientKeywords.RENAMENX;
 import static io.agni.net.ClientKeywords.SETRANGE;
 import static io.agni.net.ClientKeywords.STRLEN;
+import static io.agni.net.ClientKeywords.TIME;
 
 /**
  * An {@link AgniStore} on a remote RESP server, agni's {@code AgniServer} or Redis 7: the same interface, the same
@@ -52,16 +53,26 @@ import static io.agni.net.ClientKeywords.STRLEN;
  * Every operation is one command, one round trip, multi-key operations included: {@code get} is {@code GET},
  * {@code exists} {@code EXISTS}, {@code getAll} {@code MGET}, {@code ttlMillis} {@code PTTL},
  * {@code expireTimeMillis} {@code PEXPIRETIME}, {@code set} {@code SET} with {@code NX}/{@code XX} for the
- * condition and {@code PXAT}/{@code KEEPTTL} for the expiry mode, {@code getAndSet} the same with {@code GET},
- * {@code setAll} {@code MSET} or {@code MSETNX}, {@code delete} {@code DEL}, {@code getAndDelete} {@code GETDEL},
- * {@code getAndExpire} {@code GETEX} with {@code PXAT} or {@code PERSIST}, {@code incrementBy} {@code INCRBY},
- * {@code incrementByFloat} {@code INCRBYFLOAT}, {@code append} {@code APPEND}, {@code getRange} {@code GETRANGE},
- * {@code setRange} {@code SETRANGE}, {@code rename} {@code RENAME} or {@code RENAMENX}, {@code expire}
- * {@code PEXPIREAT} with {@code NX}/{@code XX}/{@code GT}/{@code LT}, {@code persist} {@code PERSIST},
- * {@code scan} {@code SCAN} with {@code MATCH} and {@code COUNT}, {@code randomKey} {@code RANDOMKEY}, {@code size}
- * {@code DBSIZE}, {@code clear} {@code FLUSHDB}, {@code stats} {@code INFO}. An expiry time at or before the epoch
- * is sent as 1 ms after it, which has the same effect (the key is gone at once), because Redis refuses times
- * that are not positive. Expiry times are read against the <em>server's</em> clock.
+ * condition and {@code PXAT} ({@link ExpiryMode#AT}), {@code PX} ({@link ExpiryMode#AFTER}) or {@code KEEPTTL} for
+ * the expiry mode, {@code getAndSet} the same with {@code GET}, {@code setAll} {@code MSET} or {@code MSETNX},
+ * {@code delete} {@code DEL}, {@code getAndDelete} {@code GETDEL}, {@code getAndExpire} {@code GETEX} with
+ * {@code PXAT}, {@code PX} or {@code PERSIST}, {@code incrementBy} {@code INCRBY}, {@code incrementByFloat}
+ * {@code INCRBYFLOAT}, {@code append} {@code APPEND}, {@code getRange} {@code GETRANGE}, {@code setRange}
+ * {@code SETRANGE}, {@code rename} {@code RENAME} or {@code RENAMENX}, {@code expire} {@code PEXPIREAT} and
+ * {@code expireAfter} {@code PEXPIRE}, both with {@code NX}/{@code XX}/{@code GT}/{@code LT}, {@code persist}
+ * {@code PERSIST}, {@code scan} {@code SCAN} with {@code MATCH} and {@code COUNT}, {@code randomKey}
+ * {@code RANDOMKEY}, {@code size} {@code DBSIZE}, {@code clear} {@code FLUSHDB}, {@code stats} {@code INFO},
+ * {@code currentTimeMillis} {@code TIME}.
+ *
+ * <h2>Time</h2>
+ * The store's clock is the <em>server's</em> ({@link #currentTimeMillis()} asks it with {@code TIME}). A relative
+ * expiry ({@link ExpiryMode#AFTER}, {@link #expireAfter}) is sent as a duration ({@code PX}, {@code PEXPIRE}) that
+ * the server adds to its own clock, so it does not depend on the client's clock agreeing with the server's; an
+ * absolute one ({@link ExpiryMode#AT}, {@link #expire}) is a time on the server's clock. Redis refuses a time or
+ * duration that is not positive, so a time at or before the epoch, or a {@code PX} duration of 0 or less, is sent
+ * as {@code PXAT 1}, which has the same effect (the key is gone at once); and a duration too long for Redis to add
+ * to its clock (more than {@code Long.MAX_VALUE - 2^50} ms, i.e. past the year 292 million) is sent as
+ * {@code PXAT Long.MAX_VALUE}, where the in-process store saturates it.
  *
  * <h2>Where Redis cannot say the same thing</h2>
  * <ul>
@@ -173,13 +184,6 @@ public final class AgniClient implements AgniStore
     }
 
     @Override
-    public boolean exists(final byte[] key)
-    {
-        checks.key(key.length);
-        return exists(new UnsafeBuffer(key), 0, key.length);
-    }
-
-    @Override
     public boolean exists(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         return integerOfKey(EXISTS, key, keyOffset, keyLength) > 0;
@@ -220,24 +224,48 @@ public final class AgniClient implements AgniStore
         }
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code MGET} with the keys copied straight from {@code keys} into the request, and the values straight from
+     * the reply into {@code dst}; no keys is answered without asking the server.
+     */
     @Override
-    public long ttlMillis(final byte[] key)
+    public int getAll(
+        final DirectBuffer keys, final int[] keyOffsets, final int[] keyLengths, final int count,
+        final MutableDirectBuffer dst, final int dstOffset, final int[] valueLengths)
     {
-        checks.key(key.length);
-        return ttlMillis(new UnsafeBuffer(key), 0, key.length);
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(dst, "dst");
+        checks.keys(keyOffsets, keyLengths, count, valueLengths);
+        if (count == 0)
+        {
+            checkOpen();
+            return 0;
+        }
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.mget(c.request(), keys, keyOffsets, keyLengths, count);
+            final ClientReply reply = c.call();
+            if (reply.arrayLength(0) != count)
+            {
+                throw reply.unexpected("an array of " + count, ClientReplyReader.ARRAY);
+            }
+            long position = dstOffset;
+            for (int i = 0; i < count; i++)
+            {
+                final int length = reply.copyBulk(1 + i, dst, (int)Math.min(position, Integer.MAX_VALUE));
+                valueLengths[i] = length;
+                position += Math.max(0, length);
+            }
+            return (int)(position - dstOffset);
+        }
     }
 
     @Override
     public long ttlMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         return integerOfKey(PTTL, key, keyOffset, keyLength);
-    }
-
-    @Override
-    public long expireTimeMillis(final byte[] key)
-    {
-        checks.key(key.length);
-        return expireTimeMillis(new UnsafeBuffer(key), 0, key.length);
     }
 
     @Override
@@ -251,18 +279,6 @@ public final class AgniClient implements AgniStore
      * <p>
      * {@code STRLEN}, then {@code EXISTS} only when that says 0 (absent and empty look the same to it): see the
      * class comment for what a concurrent write can do between the two.
-     */
-    @Override
-    public int valueLength(final byte[] key)
-    {
-        checks.key(key.length);
-        return valueLength(new UnsafeBuffer(key), 0, key.length);
-    }
-
-    /**
-     * {@inheritDoc}
-     * <p>
-     * {@code STRLEN}, then {@code EXISTS} only when that says 0: see {@link #valueLength(byte[])}.
      */
     @Override
     public int valueLength(final DirectBuffer key, final int keyOffset, final int keyLength)
@@ -312,42 +328,18 @@ public final class AgniClient implements AgniStore
     // ------------------------------------------------------------------------------------------------------------
 
     @Override
-    public void set(final byte[] key, final byte[] value)
-    {
-        set(key, value, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
-    }
-
-    @Override
-    public void set(
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength)
-    {
-        set(key, keyOffset, keyLength, value, valueOffset, valueLength, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
-    }
-
-    @Override
-    public boolean set(
-        final byte[] key, final byte[] value, final SetCondition condition, final ExpiryMode expiryMode,
-        final long expireAtMillis)
-    {
-        checks.entry(key.length, value.length);
-        return set(new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0, value.length,
-            condition, expiryMode, expireAtMillis);
-    }
-
-    @Override
     public boolean set(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
     {
         checks.entry(keyLength, valueLength);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        checks.expiry(expiryMode, expiryMillis);
         try (ClientConnection c = pool.acquire())
         {
             ClientCommands.set(c.request(), key, keyOffset, keyLength, value, valueOffset, valueLength,
-                condition, expiryMode, expireAtMillis, false);
+                condition, expiryMode, expiryMillis, false);
             return c.call().okOrNull();
         }
     }
@@ -355,15 +347,15 @@ public final class AgniClient implements AgniStore
     @Override
     public byte[] getAndSet(
         final byte[] key, final byte[] value, final SetCondition condition, final ExpiryMode expiryMode,
-        final long expireAtMillis)
+        final long expiryMillis)
     {
         checks.entry(key.length, value.length);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        checks.expiry(expiryMode, expiryMillis);
         try (ClientConnection c = pool.acquire())
         {
             ClientCommands.set(c.request(), new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0,
-                value.length, condition, expiryMode, expireAtMillis, true);
+                value.length, condition, expiryMode, expiryMillis, true);
             return c.call().bulkOrNull();
         }
     }
@@ -377,17 +369,17 @@ public final class AgniClient implements AgniStore
     public int getAndSet(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis,
         final MutableDirectBuffer previous, final int previousOffset)
     {
         checks.entry(keyLength, valueLength);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        checks.expiry(expiryMode, expiryMillis);
         Objects.requireNonNull(previous, "previous");
         try (ClientConnection c = pool.acquire())
         {
             ClientCommands.set(c.request(), key, keyOffset, keyLength, value, valueOffset, valueLength,
-                condition, expiryMode, expireAtMillis, true);
+                condition, expiryMode, expiryMillis, true);
             return c.call().copyBulk(previous, previousOffset);
         }
     }
@@ -436,13 +428,6 @@ public final class AgniClient implements AgniStore
     }
 
     @Override
-    public boolean delete(final byte[] key)
-    {
-        checks.key(key.length);
-        return delete(new UnsafeBuffer(key), 0, key.length);
-    }
-
-    @Override
     public boolean delete(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         return integerOfKey(DEL, key, keyOffset, keyLength) > 0;
@@ -486,13 +471,13 @@ public final class AgniClient implements AgniStore
     }
 
     @Override
-    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expireAtMillis)
+    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expiryMillis)
     {
         checks.key(key.length);
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        checks.expiry(expiryMode, expiryMillis);
         try (ClientConnection c = pool.acquire())
         {
-            ClientCommands.getEx(c.request(), new UnsafeBuffer(key), 0, key.length, expiryMode, expireAtMillis);
+            ClientCommands.getEx(c.request(), new UnsafeBuffer(key), 0, key.length, expiryMode, expiryMillis);
             return c.call().bulkOrNull();
         }
     }
@@ -505,24 +490,17 @@ public final class AgniClient implements AgniStore
     @Override
     public int getAndExpire(
         final DirectBuffer key, final int keyOffset, final int keyLength,
-        final ExpiryMode expiryMode, final long expireAtMillis,
+        final ExpiryMode expiryMode, final long expiryMillis,
         final MutableDirectBuffer dst, final int dstOffset)
     {
         checks.key(keyLength);
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        checks.expiry(expiryMode, expiryMillis);
         Objects.requireNonNull(dst, "dst");
         try (ClientConnection c = pool.acquire())
         {
-            ClientCommands.getEx(c.request(), key, keyOffset, keyLength, expiryMode, expireAtMillis);
+            ClientCommands.getEx(c.request(), key, keyOffset, keyLength, expiryMode, expiryMillis);
             return c.call().copyBulk(dst, dstOffset);
         }
-    }
-
-    @Override
-    public long incrementBy(final byte[] key, final long delta)
-    {
-        checks.key(key.length);
-        return incrementBy(new UnsafeBuffer(key), 0, key.length, delta);
     }
 
     @Override
@@ -537,13 +515,6 @@ public final class AgniClient implements AgniStore
     }
 
     @Override
-    public long append(final byte[] key, final byte[] value)
-    {
-        checks.entry(key.length, value.length);
-        return append(new UnsafeBuffer(key), 0, key.length, new UnsafeBuffer(value), 0, value.length);
-    }
-
-    @Override
     public long append(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
@@ -554,13 +525,6 @@ public final class AgniClient implements AgniStore
             c.request().command(3).keyword(APPEND).bulk(key, keyOffset, keyLength).bulk(value, valueOffset, valueLength);
             return c.call().integer();
         }
-    }
-
-    @Override
-    public long setRange(final byte[] key, final long offset, final byte[] value)
-    {
-        checks.setRange(key.length, offset, value.length);
-        return setRange(new UnsafeBuffer(key), 0, key.length, offset, new UnsafeBuffer(value), 0, value.length);
     }
 
     @Override
@@ -591,18 +555,42 @@ public final class AgniClient implements AgniStore
         try (ClientConnection c = pool.acquire())
         {
             c.request().command(3).keyword(replace ? RENAME : RENAMENX).bulk(key).bulk(newKey);
-            final ClientReply reply = c.call();
-            final String error = reply.errorText();
-            if (error != null && error.startsWith("ERR no such key"))
-            {
-                return RenameResult.NO_SUCH_KEY;
-            }
-            if (replace)
-            {
-                reply.okOrNull();
-                return RenameResult.RENAMED;
-            }
-            return reply.integer() == 1 ? RenameResult.RENAMED : RenameResult.TARGET_EXISTS;
+            return renameResult(c.call(), replace);
+        }
+    }
+
+    private static RenameResult renameResult(final ClientReply reply, final boolean replace)
+    {
+        final String error = reply.errorText();
+        if (error != null && error.startsWith("ERR no such key"))
+        {
+            return RenameResult.NO_SUCH_KEY;
+        }
+        if (replace)
+        {
+            reply.okOrNull();
+            return RenameResult.RENAMED;
+        }
+        return reply.integer() == 1 ? RenameResult.RENAMED : RenameResult.TARGET_EXISTS;
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code RENAME} or {@code RENAMENX}, the keys copied straight from their buffers into the request.
+     */
+    @Override
+    public RenameResult rename(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer newKey, final int newKeyOffset, final int newKeyLength, final boolean replace)
+    {
+        checks.key(keyLength);
+        checks.key(newKeyLength);
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(3).keyword(replace ? RENAME : RENAMENX).bulk(key, keyOffset, keyLength)
+                .bulk(newKey, newKeyOffset, newKeyLength);
+            return renameResult(c.call(), replace);
         }
     }
 
@@ -638,13 +626,6 @@ public final class AgniClient implements AgniStore
     }
 
     @Override
-    public boolean expire(final byte[] key, final long expireAtMillis, final ExpireCondition condition)
-    {
-        checks.key(key.length);
-        return expire(new UnsafeBuffer(key), 0, key.length, expireAtMillis, condition);
-    }
-
-    @Override
     public boolean expire(
         final DirectBuffer key, final int keyOffset, final int keyLength, final long expireAtMillis,
         final ExpireCondition condition)
@@ -658,11 +639,25 @@ public final class AgniClient implements AgniStore
         }
     }
 
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code PEXPIRE} with {@code NX}/{@code XX}/{@code GT}/{@code LT}: the server adds the duration to its own
+     * clock, so the client's clock plays no part. A duration too long for Redis to add to its clock (more than
+     * {@code Long.MAX_VALUE - 2^50} ms) is sent as {@code PEXPIREAT} {@code Long.MAX_VALUE}, where it saturates.
+     */
     @Override
-    public boolean persist(final byte[] key)
+    public boolean expireAfter(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long durationMillis,
+        final ExpireCondition condition)
     {
-        checks.key(key.length);
-        return persist(new UnsafeBuffer(key), 0, key.length);
+        checks.key(keyLength);
+        Objects.requireNonNull(condition, "condition");
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientCommands.pexpire(c.request(), key, keyOffset, keyLength, durationMillis, condition);
+            return c.call().integer() == 1;
+        }
     }
 
     @Override
@@ -772,6 +767,22 @@ public final class AgniClient implements AgniStore
         {
             c.request().command(1).keyword(INFO);
             return ClientInfoStats.parse(c.call().text());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * {@code TIME}: the server's clock, which for an agni server is its store's (unless the server was given
+     * another), one round trip per call.
+     */
+    @Override
+    public long currentTimeMillis()
+    {
+        try (ClientConnection c = pool.acquire())
+        {
+            c.request().command(1).keyword(TIME);
+            return c.call().timeMillis();
         }
     }
 

@@ -144,7 +144,7 @@ public final class AgniServer implements AutoCloseable
         }
         serverChannel = channel;
         this.loops = loops;
-        context.started(localAddress.getPort(), System.currentTimeMillis());
+        context.started(localAddress.getPort(), config.clock.time());
         for (final EventLoop loop : loops)
         {
             loop.start();

@@ -3,7 +3,6 @@ package io.agni.net;
 import io.agni.api.AgniStore;
 import io.agni.protocol.ProtocolLimits;
 import org.agrona.concurrent.EpochClock;
-import org.agrona.concurrent.SystemEpochClock;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -112,7 +111,7 @@ public final class AgniServerBuilder
     private byte[] password;
     private boolean protectedMode = PROTECTED_MODE_DEFAULT;
     private ProtocolLimits protocolLimits = ProtocolLimits.DEFAULT;
-    private EpochClock clock = SystemEpochClock.INSTANCE;
+    private EpochClock clock;
     private long shutdownTimeoutMs = SHUTDOWN_TIMEOUT_MS_DEFAULT;
 
     AgniServerBuilder(final AgniStore store)
@@ -382,10 +381,18 @@ public final class AgniServerBuilder
     }
 
     /**
-     * Returns this builder.
+     * Gives the server a clock other than its store's. By default the server reads its store's own clock
+     * ({@link AgniStore#currentTimeMillis()}), so an embedded server and its store agree on the time without being
+     * told.
+     * <p>
+     * The server's clock is what {@code TIME}, {@code INFO} (server time, uptime) and {@code CLIENT LIST} (ages,
+     * idle times) read, and what the overflow checks of {@code EX}, {@code PX}, {@code EXPIRE} and {@code PEXPIRE}
+     * add to. Those relative times themselves always go to the store as durations ({@link
+     * io.agni.api.ExpiryMode#AFTER}, {@link AgniStore#expireAfter}), which the store adds to its own clock when it
+     * writes, so expiry never depends on two clocks. The server reads its clock once per read from a connection:
+     * in front of a store that must ask a remote server for its time (an {@code AgniClient}), give it a local one.
      *
-     * @param clock the store's clock, to which relative expiry times ({@code EX}, {@code PX}, {@code EXPIRE}) are
-     *              added; default the system clock. Pass the clock the store was built with.
+     * @param clock the clock to read instead of the store's.
      * @return this builder.
      */
     public AgniServerBuilder clock(final EpochClock clock)
@@ -441,7 +448,7 @@ public final class AgniServerBuilder
             password == null ? null : password.clone(),
             protectedMode,
             protocolLimits,
-            clock,
+            clock != null ? clock : store::currentTimeMillis,
             shutdownTimeoutMs);
     }
 

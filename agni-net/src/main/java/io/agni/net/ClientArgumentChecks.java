@@ -1,6 +1,9 @@
 package io.agni.net;
 
 import io.agni.api.EntryTooLargeException;
+import io.agni.api.ExpiryMode;
+
+import java.util.Objects;
 
 /**
  * The in-process store's argument checks, made by {@link AgniClient} before anything is sent: a negative length
@@ -59,6 +62,37 @@ final class ClientArgumentChecks
      * @param offset      where the bytes go.
      * @param valueLength how many.
      */
+    /**
+     * Checks the arrays and key lengths of a batch of keys in one buffer (the zero-copy {@code getAll}).
+     *
+     * @throws IllegalArgumentException if {@code count} is negative, an array is shorter than it, or a key length is
+     *                                  negative.
+     * @throws EntryTooLargeException   if a key is longer than the bulk limit.
+     */
+    void keys(final int[] keyOffsets, final int[] keyLengths, final int count, final int[] valueLengths)
+    {
+        if (count < 0 || keyOffsets.length < count || keyLengths.length < count || valueLengths.length < count)
+        {
+            throw new IllegalArgumentException("count out of range: count=" + count + ", keyOffsets=" +
+                keyOffsets.length + ", keyLengths=" + keyLengths.length + ", valueLengths=" + valueLengths.length);
+        }
+        for (int i = 0; i < count; i++)
+        {
+            key(keyLengths[i]);
+        }
+    }
+
+    /**
+     * Checks an expiry mode and the time given with it, as the in-process store does.
+     *
+     * @throws NullPointerException     if the mode is null.
+     * @throws IllegalArgumentException if the mode ignores the time and it is not 0.
+     */
+    void expiry(final ExpiryMode mode, final long time)
+    {
+        Objects.requireNonNull(mode, "expiryMode").checkTime(time);
+    }
+
     void setRange(final int keyLength, final long offset, final int valueLength)
     {
         key(keyLength);

@@ -20,7 +20,9 @@ import static io.agni.net.ClientKeywords.MSET;
 import static io.agni.net.ClientKeywords.MSETNX;
 import static io.agni.net.ClientKeywords.NX;
 import static io.agni.net.ClientKeywords.PERSIST;
+import static io.agni.net.ClientKeywords.PEXPIRE;
 import static io.agni.net.ClientKeywords.PEXPIREAT;
+import static io.agni.net.ClientKeywords.PX;
 import static io.agni.net.ClientKeywords.PXAT;
 import static io.agni.net.ClientKeywords.SCAN;
 import static io.agni.net.ClientKeywords.SET;
@@ -28,37 +30,51 @@ import static io.agni.net.ClientKeywords.XX;
 
 /**
  * How {@link AgniClient} says each store operation with options in Redis's commands: the conditions and expiry
- * modes of {@code SET}, {@code GETEX} and {@code PEXPIREAT}, the multi-key {@code MGET} and {@code MSET}, and
- * {@code SCAN}. The one-key commands without options are encoded where they are sent.
+ * modes of {@code SET}, {@code GETEX}, {@code PEXPIRE} and {@code PEXPIREAT}, the multi-key {@code MGET} and
+ * {@code MSET}, and {@code SCAN}. The one-key commands without options are encoded where they are sent.
+ *
+ * <h2>Expiry</h2>
+ * {@link ExpiryMode#AT} is {@code PXAT} with the time, {@link ExpiryMode#AFTER} {@code PX} with the duration, which
+ * the server adds to its own clock. Redis refuses a time or duration that is not positive, and a duration it cannot
+ * add to its clock without overflow: a time at or before the epoch and a duration of 0 or less, which all remove the
+ * key at once, go as {@code PXAT 1}, which does the same on any server whose clock is past the epoch; a duration
+ * above {@link #LONGEST_SENT_DURATION}, which would reach past the year 292 million, goes as
+ * {@code PXAT Long.MAX_VALUE}, the time the in-process store saturates such a sum to.
  * <p>
  * Stateless; the writer passed in is the calling thread's connection's.
  */
 final class ClientCommands
 {
+    /**
+     * The longest duration sent as a duration: Redis adds it to its clock without overflow as long as that clock
+     * reads less than {@code 2^50} ms (until the year 37 000).
+     */
+    static final long LONGEST_SENT_DURATION = Long.MAX_VALUE - (1L << 50);
+
     private ClientCommands()
     {
     }
 
     /**
-     * {@code SET key value [NX|XX] [PXAT t|KEEPTTL] [GET]}: {@link ExpiryMode#CLEAR} needs no option, since a plain
-     * {@code SET} clears the expiry time.
+     * {@code SET key value [NX|XX] [PXAT t|PX d|KEEPTTL] [GET]}: {@link ExpiryMode#CLEAR} needs no option, since a
+     * plain {@code SET} clears the expiry time.
      */
     static void set(
         final ClientRequestWriter request,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis, final boolean get)
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis, final boolean get)
     {
         final int options = (condition == SetCondition.ALWAYS ? 0 : 1) +
-            (expiryMode == ExpiryMode.AT ? 2 : expiryMode == ExpiryMode.KEEP ? 1 : 0) + (get ? 1 : 0);
+            (expiryMode.takesTime() ? 2 : expiryMode == ExpiryMode.KEEP ? 1 : 0) + (get ? 1 : 0);
         request.command(3 + options).keyword(SET).bulk(key, keyOffset, keyLength).bulk(value, valueOffset, valueLength);
         if (condition != SetCondition.ALWAYS)
         {
             request.keyword(condition == SetCondition.IF_ABSENT ? NX : XX);
         }
-        if (expiryMode == ExpiryMode.AT)
+        if (expiryMode.takesTime())
         {
-            request.keyword(PXAT).bulk(sentExpiryTime(expireAtMillis));
+            expiry(request, expiryMode, expiryMillis);
         }
         else if (expiryMode == ExpiryMode.KEEP)
         {
@@ -71,17 +87,18 @@ final class ClientCommands
     }
 
     /**
-     * {@code GETEX key [PXAT t|PERSIST]}: {@link ExpiryMode#KEEP} is a plain {@code GETEX}.
+     * {@code GETEX key [PXAT t|PX d|PERSIST]}: {@link ExpiryMode#KEEP} is a plain {@code GETEX}.
      */
     static void getEx(
         final ClientRequestWriter request, final DirectBuffer key, final int keyOffset, final int keyLength,
-        final ExpiryMode expiryMode, final long expireAtMillis)
+        final ExpiryMode expiryMode, final long expiryMillis)
     {
         switch (expiryMode)
         {
             case AT:
-                request.command(4).keyword(GETEX).bulk(key, keyOffset, keyLength)
-                    .keyword(PXAT).bulk(sentExpiryTime(expireAtMillis));
+            case AFTER:
+                request.command(4).keyword(GETEX).bulk(key, keyOffset, keyLength);
+                expiry(request, expiryMode, expiryMillis);
                 break;
             case CLEAR:
                 request.command(3).keyword(GETEX).bulk(key, keyOffset, keyLength).keyword(PERSIST);
@@ -114,6 +131,33 @@ final class ClientCommands
     }
 
     /**
+     * {@code PEXPIRE key d [NX|XX|GT|LT|XX LT]}, or {@code PEXPIREAT key Long.MAX_VALUE ...} for a duration above
+     * {@link #LONGEST_SENT_DURATION}. A duration of 0 or less goes as it is: Redis then removes the key (if the
+     * condition holds), as the store does.
+     */
+    static void pexpire(
+        final ClientRequestWriter request, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final long durationMillis, final ExpireCondition condition)
+    {
+        if (durationMillis > LONGEST_SENT_DURATION)
+        {
+            pexpireAt(request, key, keyOffset, keyLength, Long.MAX_VALUE, condition);
+            return;
+        }
+        final DirectBuffer option = expireOption(condition);
+        final int options = condition == ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER ? 2 : option == null ? 0 : 1;
+        request.command(3 + options).keyword(PEXPIRE).bulk(key, keyOffset, keyLength).bulk(durationMillis);
+        if (condition == ExpireCondition.IF_HAS_EXPIRY_AND_EARLIER)
+        {
+            request.keyword(XX).keyword(LT);
+        }
+        else if (option != null)
+        {
+            request.keyword(option);
+        }
+    }
+
+    /**
      * {@code MGET key...}.
      */
     static void mget(final ClientRequestWriter request, final List<byte[]> keys)
@@ -122,6 +166,20 @@ final class ClientCommands
         for (final byte[] key : keys)
         {
             request.bulk(key);
+        }
+    }
+
+    /**
+     * {@code MGET key...} for keys that lie in one buffer.
+     */
+    static void mget(
+        final ClientRequestWriter request, final DirectBuffer keys, final int[] offsets, final int[] lengths,
+        final int count)
+    {
+        request.command(count + 1).keyword(MGET);
+        for (int i = 0; i < count; i++)
+        {
+            request.bulk(keys, offsets[i], lengths[i]);
         }
     }
 
@@ -184,6 +242,29 @@ final class ClientCommands
     static long sentExpiryTime(final long expireAtMillis)
     {
         return Math.max(1, expireAtMillis);
+    }
+
+    /**
+     * {@code PXAT t} or {@code PX d}, as the class comment says.
+     */
+    private static void expiry(final ClientRequestWriter request, final ExpiryMode mode, final long millis)
+    {
+        if (mode == ExpiryMode.AT)
+        {
+            request.keyword(PXAT).bulk(sentExpiryTime(millis));
+        }
+        else if (millis <= 0)
+        {
+            request.keyword(PXAT).bulk(1L);
+        }
+        else if (millis > LONGEST_SENT_DURATION)
+        {
+            request.keyword(PXAT).bulk(Long.MAX_VALUE);
+        }
+        else
+        {
+            request.keyword(PX).bulk(millis);
+        }
     }
 
     private static DirectBuffer expireOption(final ExpireCondition condition)

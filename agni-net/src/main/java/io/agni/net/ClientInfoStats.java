@@ -23,7 +23,8 @@ import java.util.Map;
  * <tr><td>liveEntryBytes</td><td>{@code used_memory_dataset}</td></tr>
  * <tr><td>budgetBytes</td><td>{@code maxmemory}; {@code 0}, Redis's "no limit", reads as {@link Long#MAX_VALUE}</td></tr>
  * </table>
- * A field the server does not report reads as {@code 0}.
+ * A field the server does not report, or reports as something other than a non-negative 64-bit decimal, reads as
+ * {@code 0}.
  */
 final class ClientInfoStats
 {
@@ -50,18 +51,19 @@ final class ClientInfoStats
         }
         final Map<String, String> keyspace = subfields(fields.get(KEYSPACE_LINE));
         final long maxMemory = number(fields.get("maxmemory"));
-        return new StoreStats(
-            number(keyspace.get("keys")),
-            number(keyspace.get("expires")),
-            number(fields.get("keyspace_hits")),
-            number(fields.get("keyspace_misses")),
-            number(fields.get("expired_keys")),
-            number(fields.get("evicted_keys")),
-            fields.containsKey("agni_rejected_writes") ? number(fields.get("agni_rejected_writes")) :
-                number(subfields(fields.get("errorstat_OOM")).get("count")),
-            number(fields.get("used_memory")),
-            number(fields.get("used_memory_dataset")),
-            maxMemory == 0 ? Long.MAX_VALUE : maxMemory);
+        return StoreStats.builder()
+            .entries(number(keyspace.get("keys")))
+            .entriesWithExpiry(number(keyspace.get("expires")))
+            .hits(number(fields.get("keyspace_hits")))
+            .misses(number(fields.get("keyspace_misses")))
+            .expired(number(fields.get("expired_keys")))
+            .evicted(number(fields.get("evicted_keys")))
+            .rejectedWrites(fields.containsKey("agni_rejected_writes") ? number(fields.get("agni_rejected_writes")) :
+                number(subfields(fields.get("errorstat_OOM")).get("count")))
+            .offHeapBytes(number(fields.get("used_memory")))
+            .liveEntryBytes(number(fields.get("used_memory_dataset")))
+            .budgetBytes(maxMemory == 0 ? Long.MAX_VALUE : maxMemory)
+            .build();
     }
 
     /**
@@ -92,7 +94,7 @@ final class ClientInfoStats
         }
         try
         {
-            return Long.parseLong(value);
+            return Math.max(0, Long.parseLong(value));
         }
         catch (final NumberFormatException ex)
         {

@@ -12,6 +12,7 @@ final class ClientKeywords
     static final DirectBuffer NX = ClientRequestWriter.keyword("NX");
     static final DirectBuffer XX = ClientRequestWriter.keyword("XX");
     static final DirectBuffer PXAT = ClientRequestWriter.keyword("PXAT");
+    static final DirectBuffer PX = ClientRequestWriter.keyword("PX");
     static final DirectBuffer KEEPTTL = ClientRequestWriter.keyword("KEEPTTL");
     static final DirectBuffer EXISTS = ClientRequestWriter.keyword("EXISTS");
     static final DirectBuffer MGET = ClientRequestWriter.keyword("MGET");
@@ -30,6 +31,7 @@ final class ClientKeywords
     static final DirectBuffer INCRBYFLOAT = ClientRequestWriter.keyword("INCRBYFLOAT");
     static final DirectBuffer APPEND = ClientRequestWriter.keyword("APPEND");
     static final DirectBuffer PEXPIREAT = ClientRequestWriter.keyword("PEXPIREAT");
+    static final DirectBuffer PEXPIRE = ClientRequestWriter.keyword("PEXPIRE");
     static final DirectBuffer GT = ClientRequestWriter.keyword("GT");
     static final DirectBuffer LT = ClientRequestWriter.keyword("LT");
     static final DirectBuffer RENAME = ClientRequestWriter.keyword("RENAME");
@@ -41,6 +43,7 @@ final class ClientKeywords
     static final DirectBuffer DBSIZE = ClientRequestWriter.keyword("DBSIZE");
     static final DirectBuffer FLUSHDB = ClientRequestWriter.keyword("FLUSHDB");
     static final DirectBuffer INFO = ClientRequestWriter.keyword("INFO");
+    static final DirectBuffer TIME = ClientRequestWriter.keyword("TIME");
 
     private ClientKeywords()
     {

@@ -98,16 +98,42 @@ final class ClientReply
      */
     int copyBulk(final MutableDirectBuffer dst, final int dstOffset)
     {
-        final byte type = type(0);
+        return copyBulk(0, dst, dstOffset);
+    }
+
+    /**
+     * Copies a bulk string element into a caller's buffer.
+     *
+     * @param index     the element, depth-first.
+     * @param dst       the buffer.
+     * @param dstOffset where the bytes go.
+     * @return the number of bytes copied, or {@link AgniStore#NOT_FOUND} for the null bulk string.
+     * @throws IndexOutOfBoundsException if {@code dst} cannot hold them and cannot grow.
+     */
+    int copyBulk(final int index, final MutableDirectBuffer dst, final int dstOffset)
+    {
+        final byte type = type(index);
         if (type == NULL_BULK)
         {
             return AgniStore.NOT_FOUND;
         }
         expect(type, BULK, "a bulk string or nil");
-        final int length = reader.length(0);
+        final int length = reader.length(index);
         checkRoom(dst, dstOffset, length);
-        dst.putBytes(dstOffset, buffer, reader.offset(0), length);
+        dst.putBytes(dstOffset, buffer, reader.offset(index), length);
         return length;
+    }
+
+    /**
+     * @return a {@code TIME} reply (seconds and microseconds, as decimal bulk strings) in milliseconds.
+     */
+    long timeMillis()
+    {
+        if (arrayLength(0) != 2)
+        {
+            throw unexpected("an array of 2", ClientReplyReader.ARRAY);
+        }
+        return unsignedDecimal(1) * 1000 + unsignedDecimal(2) / 1000;
     }
 
     /**

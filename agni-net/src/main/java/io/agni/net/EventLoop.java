@@ -346,7 +346,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         {
             final InetSocketAddress remote = (InetSocketAddress)channel.getRemoteAddress();
             final Session session = new Session(
-                server.nextClientId(), format(remote), format(channel.getLocalAddress()), System.currentTimeMillis());
+                server.nextClientId(), format(remote), format(channel.getLocalAddress()), config.clock.time());
             connection = new Connection(this, config, server, processor, channel, session, nowMs);
             connection.index = connections.size();
             connections.add(connection);

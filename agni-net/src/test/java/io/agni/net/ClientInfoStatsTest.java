@@ -37,7 +37,8 @@ class ClientInfoStatsTest
     {
         final StoreStats stats = ClientInfoStats.parse(REDIS_INFO);
 
-        assertEquals(new StoreStats(5, 2, 1105, 370, 41, 2, 3, 1583488, 707176, Long.MAX_VALUE), stats);
+        assertEquals(StoreStats.builder().entries(5).entriesWithExpiry(2).hits(1105).misses(370).expired(41).evicted(2)
+            .rejectedWrites(3).offHeapBytes(1583488).liveEntryBytes(707176).budgetBytes(Long.MAX_VALUE).build(), stats);
     }
 
     @Test
@@ -57,12 +58,18 @@ class ClientInfoStatsTest
     {
         final StoreStats stats = ClientInfoStats.parse("# Keyspace\n");
 
-        assertEquals(new StoreStats(0, 0, 0, 0, 0, 0, 0, 0, 0, Long.MAX_VALUE), stats);
+        assertEquals(StoreStats.builder().budgetBytes(Long.MAX_VALUE).build(), stats);
     }
 
     @Test
     void fieldsThatAreNotNumbersReadAsZero()
     {
         assertEquals(0, ClientInfoStats.parse("keyspace_hits:lots\r\n").hits());
+    }
+
+    @Test
+    void negativeFieldsReadAsZeroRatherThanFailingTheSnapshot()
+    {
+        assertEquals(0, ClientInfoStats.parse("used_memory_dataset:-12\r\n").liveEntryBytes());
     }
 }

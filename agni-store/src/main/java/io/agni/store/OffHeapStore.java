@@ -81,6 +81,10 @@ public final class OffHeapStore implements AgniStore
      * Each thread's reusable batch for setAll; it holds no reference to this store.
      */
     private final ThreadLocal<MultiSet> multiSets = ThreadLocal.withInitial(MultiSet::new);
+    /**
+     * Each thread's reusable batch for getAll; it holds no reference to this store.
+     */
+    private final ThreadLocal<MultiGet> multiGets = ThreadLocal.withInitial(MultiGet::new);
     private final ExpirySweeper sweeper;
     private final String name;
     /**
@@ -318,11 +322,41 @@ public final class OffHeapStore implements AgniStore
         final ThreadContext c = gate.enter();
         try
         {
-            return MultiGet.run(this, keys, c);
+            final MultiGet batch = multiGets.get();
+            batch.load(this, keys);
+            return batch.readArrays(this, c);
         }
         finally
         {
-            c.array = null;
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Reads the keys in place and copies each value once, from the arena into {@code dst}, under the read locks of
+     * the shards involved; allocates nothing for a batch of up to a thousand keys in steady state.
+     */
+    @Override
+    public int getAll(
+        final DirectBuffer keys, final int[] keyOffsets, final int[] keyLengths, final int count,
+        final MutableDirectBuffer dst, final int dstOffset, final int[] valueLengths)
+    {
+        MultiGet.checkBatch(keys, keyOffsets, keyLengths, count, dst, valueLengths);
+        for (int i = 0; i < count; i++)
+        {
+            checkKey(keyLengths[i]);
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final MultiGet batch = multiGets.get();
+            batch.load(this, keys, keyOffsets, keyLengths, count);
+            return batch.readInto(this, dst, dstOffset, valueLengths, c);
+        }
+        finally
+        {
             gate.exit(c);
         }
     }
@@ -471,21 +505,14 @@ public final class OffHeapStore implements AgniStore
     }
 
     @Override
-    public void set(
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength)
-    {
-        set(key, keyOffset, keyLength, value, valueOffset, valueLength, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
-    }
-
-    @Override
     public boolean set(
         final byte[] key, final byte[] value,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
     {
         checkEntry(key.length, value.length);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ExpiryMode mode = Expiry.mode(expiryMode, expiryMillis);
+        final long expireAt = Expiry.expireAt(expiryMode, expiryMillis, clock);
         final ThreadContext c = gate.enter();
         try
         {
@@ -495,7 +522,7 @@ public final class OffHeapStore implements AgniStore
             v.wrap(value);
             final long hash = hash(k, 0, key.length);
             return shard(hash).set(hash, k, 0, key.length, v, 0, value.length,
-                condition, expiryMode, expireAtMillis, false, null, 0, c) == 1;
+                condition, mode, expireAt, false, null, 0, c) == 1;
         }
         finally
         {
@@ -507,17 +534,18 @@ public final class OffHeapStore implements AgniStore
     public boolean set(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
     {
         checkEntry(keyLength, valueLength);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ExpiryMode mode = Expiry.mode(expiryMode, expiryMillis);
+        final long expireAt = Expiry.expireAt(expiryMode, expiryMillis, clock);
         final ThreadContext c = gate.enter();
         try
         {
             final long hash = hash(key, keyOffset, keyLength);
             return shard(hash).set(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
-                condition, expiryMode, expireAtMillis, false, null, 0, c) == 1;
+                condition, mode, expireAt, false, null, 0, c) == 1;
         }
         finally
         {
@@ -528,11 +556,12 @@ public final class OffHeapStore implements AgniStore
     @Override
     public byte[] getAndSet(
         final byte[] key, final byte[] value,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis)
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
     {
         checkEntry(key.length, value.length);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ExpiryMode mode = Expiry.mode(expiryMode, expiryMillis);
+        final long expireAt = Expiry.expireAt(expiryMode, expiryMillis, clock);
         final ThreadContext c = gate.enter();
         try
         {
@@ -542,7 +571,7 @@ public final class OffHeapStore implements AgniStore
             v.wrap(value);
             final long hash = hash(k, 0, key.length);
             final int r = shard(hash).set(hash, k, 0, key.length, v, 0, value.length,
-                condition, expiryMode, expireAtMillis, true, null, 0, c);
+                condition, mode, expireAt, true, null, 0, c);
             return r >= 0 ? c.array : null;
         }
         finally
@@ -556,19 +585,20 @@ public final class OffHeapStore implements AgniStore
     public int getAndSet(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final SetCondition condition, final ExpiryMode expiryMode, final long expireAtMillis,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis,
         final MutableDirectBuffer previous, final int previousOffset)
     {
         checkEntry(keyLength, valueLength);
         Objects.requireNonNull(condition, "condition");
-        Objects.requireNonNull(expiryMode, "expiryMode");
         Objects.requireNonNull(previous, "previous");
+        final ExpiryMode mode = Expiry.mode(expiryMode, expiryMillis);
+        final long expireAt = Expiry.expireAt(expiryMode, expiryMillis, clock);
         final ThreadContext c = gate.enter();
         try
         {
             final long hash = hash(key, keyOffset, keyLength);
             return shard(hash).set(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
-                condition, expiryMode, expireAtMillis, true, previous, previousOffset, c);
+                condition, mode, expireAt, true, previous, previousOffset, c);
         }
         finally
         {
@@ -714,17 +744,18 @@ public final class OffHeapStore implements AgniStore
     }
 
     @Override
-    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expireAtMillis)
+    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expiryMillis)
     {
         checkKey(key.length);
-        Objects.requireNonNull(expiryMode, "expiryMode");
+        final ExpiryMode mode = Expiry.mode(expiryMode, expiryMillis);
+        final long expireAt = Expiry.expireAt(expiryMode, expiryMillis, clock);
         final ThreadContext c = gate.enter();
         try
         {
             final UnsafeBuffer k = c.keyWrapper;
             k.wrap(key);
             final long hash = hash(k, 0, key.length);
-            final int r = shard(hash).getAndExpire(hash, k, 0, key.length, expiryMode, expireAtMillis, null, 0, c);
+            final int r = shard(hash).getAndExpire(hash, k, 0, key.length, mode, expireAt, null, 0, c);
             return countRead(c, r) ? c.array : null;
         }
         finally
@@ -737,18 +768,19 @@ public final class OffHeapStore implements AgniStore
     @Override
     public int getAndExpire(
         final DirectBuffer key, final int keyOffset, final int keyLength,
-        final ExpiryMode expiryMode, final long expireAtMillis,
+        final ExpiryMode expiryMode, final long expiryMillis,
         final MutableDirectBuffer dst, final int dstOffset)
     {
         checkKey(keyLength);
-        Objects.requireNonNull(expiryMode, "expiryMode");
         Objects.requireNonNull(dst, "dst");
+        final ExpiryMode mode = Expiry.mode(expiryMode, expiryMillis);
+        final long expireAt = Expiry.expireAt(expiryMode, expiryMillis, clock);
         final ThreadContext c = gate.enter();
         try
         {
             final long hash = hash(key, keyOffset, keyLength);
             final int r = shard(hash).getAndExpire(
-                hash, key, keyOffset, keyLength, expiryMode, expireAtMillis, dst, dstOffset, c);
+                hash, key, keyOffset, keyLength, mode, expireAt, dst, dstOffset, c);
             countRead(c, r);
             return r;
         }
@@ -875,7 +907,31 @@ public final class OffHeapStore implements AgniStore
         final ThreadContext c = gate.enter();
         try
         {
-            return Rename.run(this, key, newKey, replace, c);
+            final UnsafeBuffer from = c.keyWrapper;
+            final UnsafeBuffer to = c.valueWrapper;
+            from.wrap(key);
+            to.wrap(newKey);
+            return Rename.run(this, from, 0, key.length, to, 0, newKey.length, replace, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public RenameResult rename(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer newKey, final int newKeyOffset, final int newKeyLength, final boolean replace)
+    {
+        checkKey(keyLength);
+        checkKey(newKeyLength);
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(newKey, "newKey");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return Rename.run(this, key, keyOffset, keyLength, newKey, newKeyOffset, newKeyLength, replace, c);
         }
         finally
         {
@@ -1131,13 +1187,34 @@ public final class OffHeapStore implements AgniStore
                 rejected += s.rejectedCount();
                 live += s.liveBytes();
             }
-            return new StoreStats(entries, expiring, gate.hits(), gate.misses(), expired, 0, rejected,
-                budget.reserved(), live, budget.limit());
+            return StoreStats.builder()
+                .entries(entries)
+                .entriesWithExpiry(expiring)
+                .hits(gate.hits())
+                .misses(gate.misses())
+                .expired(expired)
+                .rejectedWrites(rejected)
+                .offHeapBytes(budget.reserved())
+                .liveEntryBytes(live)
+                .budgetBytes(budget.limit())
+                .build();
         }
         finally
         {
             gate.exit(c);
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Reads the clock the store was built with ({@link OffHeapStoreBuilder#clock}). Reading it needs nothing the
+     * store holds, so it answers after {@link #close()} too.
+     */
+    @Override
+    public long currentTimeMillis()
+    {
+        return clock.time();
     }
 
     /**
@@ -1343,11 +1420,12 @@ public final class OffHeapStore implements AgniStore
         final DirectBuffer key, final int keyOffset, final int keyLength, final int offset,
         final DirectBuffer value, final int valueOffset, final int valueLength, final ThreadContext c)
     {
+        final long hash = hash(key, keyOffset, keyLength);
         if (valueLength == 0)
         {
-            return Math.max(0, readRange(key, keyOffset, keyLength, false, 0, 0, null, 0, c));
+            // writes nothing; reads the length, which is not a read of the value, so no hit or miss (StoreStats)
+            return Math.max(0, shard(hash).readRange(hash, key, keyOffset, keyLength, false, 0, 0, null, 0, c));
         }
-        final long hash = hash(key, keyOffset, keyLength);
         return shard(hash).setRange(hash, key, keyOffset, keyLength, offset, value, valueOffset, valueLength, c);
     }
 

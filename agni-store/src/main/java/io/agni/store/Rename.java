@@ -9,9 +9,7 @@ import io.agni.store.log.ChangeRecorder;
 import io.agni.store.log.LogLayout;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
-import org.agrona.concurrent.UnsafeBuffer;
-
-import java.util.Arrays;
+import org.agrona.DirectBuffer;
 
 /**
  * One atomic rename ({@code rename}), possibly across two shards (docs/architecture.md, "Rename"): lock both shards
@@ -26,24 +24,26 @@ final class Rename
     {
     }
 
+    /**
+     * Renames; the caller has checked the keys' lengths and entered the gate.
+     */
     static RenameResult run(
-        final OffHeapStore store, final byte[] key, final byte[] newKey, final boolean replace, final ThreadContext c)
+        final OffHeapStore store,
+        final DirectBuffer from, final int fromOffset, final int fromLength,
+        final DirectBuffer to, final int toOffset, final int toLength,
+        final boolean replace, final ThreadContext c)
     {
-        final UnsafeBuffer from = c.keyWrapper;
-        final UnsafeBuffer to = c.valueWrapper;
-        from.wrap(key);
-        to.wrap(newKey);
-        final long fromHash = store.hash(from, 0, key.length);
+        final long fromHash = store.hash(from, fromOffset, fromLength);
         final Shard fromShard = store.shard(fromHash);
-        if (Arrays.equals(key, newKey))
+        if (sameBytes(from, fromOffset, fromLength, to, toOffset, toLength))
         {
-            if (fromShard.expireTime(fromHash, from, 0, key.length, c) == AgniStore.TTL_KEY_ABSENT)
+            if (fromShard.expireTime(fromHash, from, fromOffset, fromLength, c) == AgniStore.TTL_KEY_ABSENT)
             {
                 return RenameResult.NO_SUCH_KEY;
             }
             return replace ? RenameResult.RENAMED : RenameResult.TARGET_EXISTS;
         }
-        final long toHash = store.hash(to, 0, newKey.length);
+        final long toHash = store.hash(to, toOffset, toLength);
         final Shard toShard = store.shard(toHash);
         final int fromIndex = store.shardIndex(fromHash);
         final int toIndex = store.shardIndex(toHash);
@@ -60,8 +60,8 @@ final class Rename
                 // The new key and the removal of the old are one record: recovered together or not at all.
                 log.beginBatch();
             }
-            final RenameResult result = moveLocked(store, fromShard, fromHash, from, key.length, toShard, toHash,
-                to, newKey.length, replace, c);
+            final RenameResult result = moveLocked(store, fromShard, fromHash, from, fromOffset, fromLength, toShard,
+                toHash, to, toOffset, toLength, replace, c);
             if (log != null)
             {
                 logged = true;
@@ -83,16 +83,34 @@ final class Rename
         }
     }
 
+    private static boolean sameBytes(
+        final DirectBuffer a, final int aOffset, final int aLength,
+        final DirectBuffer b, final int bOffset, final int bLength)
+    {
+        if (aLength != bLength)
+        {
+            return false;
+        }
+        for (int i = 0; i < aLength; i++)
+        {
+            if (a.getByte(aOffset + i) != b.getByte(bOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static RenameResult moveLocked(
         final OffHeapStore store,
-        final Shard fromShard, final long fromHash, final UnsafeBuffer from, final int fromLength,
-        final Shard toShard, final long toHash, final UnsafeBuffer to, final int toLength,
+        final Shard fromShard, final long fromHash, final DirectBuffer from, final int fromOffset, final int fromLength,
+        final Shard toShard, final long toHash, final DirectBuffer to, final int toOffset, final int toLength,
         final boolean replace, final ThreadContext c)
     {
         final EntryCursor source = c.entry;
         final EntryCursor target = c.fresh;
-        final boolean targetPresent = toShard.findLocked(toHash, to, 0, toLength, target) >= 0;
-        if (fromShard.findLocked(fromHash, from, 0, fromLength, source) < 0)
+        final boolean targetPresent = toShard.findLocked(toHash, to, toOffset, toLength, target) >= 0;
+        if (fromShard.findLocked(fromHash, from, fromOffset, fromLength, source) < 0)
         {
             return RenameResult.NO_SUCH_KEY;
         }
@@ -105,7 +123,7 @@ final class Rename
             // growing the table moves slots, not entries: the source cursor stays valid
             toShard.ensureRoomLocked(1);
         }
-        final long location = toShard.copyInLocked(to, 0, toLength, source,
+        final long location = toShard.copyInLocked(to, toOffset, toLength, source,
             toShard == fromShard ? source.segmentId : 0, store.maxValueLength());
         if (location == Arena.NO_SPACE)
         {
@@ -115,7 +133,7 @@ final class Rename
         }
         try
         {
-            toShard.linkLocked(toHash, to, 0, toLength, location, source.hasExpiry(), target);
+            toShard.linkLocked(toHash, to, toOffset, toLength, location, source.hasExpiry(), target);
         }
         catch (final Throwable ex)
         {
@@ -125,10 +143,10 @@ final class Rename
         }
         if (c.changes != null)
         {
-            c.changes.set(to, 0, toLength, source.buffer, source.valueOffset, source.valueLength,
+            c.changes.set(to, toOffset, toLength, source.buffer, source.valueOffset, source.valueLength,
                 source.hasExpiry() ? source.expireAt : LogLayout.NO_EXPIRY);
         }
-        fromShard.removeLocked(fromHash, from, 0, fromLength, source);
+        fromShard.removeLocked(fromHash, from, fromOffset, fromLength, source);
         toShard.maybeCompactLocked(EntryLayout.length(toLength, source.valueLength, source.hasExpiry()));
         if (fromShard != toShard)
         {

@@ -4,11 +4,11 @@ import io.agni.api.Durability;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
+import io.agni.api.StoreReadOnlyException;
 import io.agni.store.crash.CrashOps;
 import io.agni.store.file.DirectoryInUseException;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
-import io.agni.store.log.LogFailedException;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -195,7 +195,7 @@ class DurableStoreTest
             final RuntimeException failed = assertThrows(RuntimeException.class, () -> store.set(b("a"), b("2")));
             assertTrue(failed.getMessage().contains("syncing"), failed.getMessage());
             final RuntimeException refused = assertThrows(RuntimeException.class, () -> store.set(b("b"), b("3")));
-            assertTrue(refused instanceof LogFailedException, refused.toString());
+            assertTrue(refused instanceof StoreReadOnlyException, refused.toString());
             assertNull(store.get(b("b")));
             assertArrayEquals(b("1"), store.get(b("before")));
         }

@@ -280,11 +280,12 @@ class StoreModelBasedTest
                 (offset < 0 ? "" : "+") + offset + (direct ? " (direct)" : ""), run ->
             {
                 final long at = run.now() + offset;
+                final long time = timeFor(mode, at, offset);
                 same("conditional set " + k,
-                    () -> run.model.set(k, v, condition, mode, at),
+                    () -> run.model.set(k, v, condition, modelMode(mode), at),
                     () -> direct ?
-                        run.store.set(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length, condition, mode, at) :
-                        run.store.set(k.bytes(), v, condition, mode, at));
+                        run.store.set(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length, condition, mode, time) :
+                        run.store.set(k.bytes(), v, condition, mode, time));
             }));
     }
 
@@ -296,14 +297,32 @@ class StoreModelBasedTest
                 offset + (direct ? " (direct)" : ""), run ->
             {
                 final long at = run.now() + offset;
+                final long time = timeFor(mode, at, offset);
                 final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
                 same("getAndSet " + k,
-                    () -> run.model.getAndSet(k, v, condition, mode, at),
+                    () -> run.model.getAndSet(k, v, condition, modelMode(mode), at),
                     () -> direct ?
                         copied(run.store.getAndSet(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length,
-                            condition, mode, at, dst, 2), dst, 2) :
-                        run.store.getAndSet(k.bytes(), v, condition, mode, at));
+                            condition, mode, time, dst, 2), dst, 2) :
+                        run.store.getAndSet(k.bytes(), v, condition, mode, time));
             }));
+    }
+
+    /**
+     * The time the store is given with a mode: the absolute time for AT, the offset from now for AFTER (the store
+     * adds it to the same fake clock), 0 for the modes that take none.
+     */
+    private static long timeFor(final ExpiryMode mode, final long at, final long offset)
+    {
+        return mode == ExpiryMode.AT ? at : mode == ExpiryMode.AFTER ? offset : 0;
+    }
+
+    /**
+     * The model knows absolute times only: AFTER is AT at now plus the offset.
+     */
+    private static ExpiryMode modelMode(final ExpiryMode mode)
+    {
+        return mode == ExpiryMode.AFTER ? ExpiryMode.AT : mode;
     }
 
     private static Action.Independent<ModelRun> delete()
@@ -333,11 +352,12 @@ class StoreModelBasedTest
                 "getAndExpire " + k + " " + mode + " now+" + offset + (direct ? " (direct)" : ""), run ->
                 {
                     final long at = run.now() + offset;
+                    final long time = timeFor(mode, at, offset);
                     final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
-                    same("getAndExpire " + k, () -> run.model.getAndExpire(k, mode, at),
+                    same("getAndExpire " + k, () -> run.model.getAndExpire(k, modelMode(mode), at),
                         () -> direct ?
-                            copied(run.store.getAndExpire(at3(k.bytes()), 3, k.length(), mode, at, dst, 1), dst, 1) :
-                            run.store.getAndExpire(k.bytes(), mode, at));
+                            copied(run.store.getAndExpire(at3(k.bytes()), 3, k.length(), mode, time, dst, 1), dst, 1) :
+                            run.store.getAndExpire(k.bytes(), mode, time));
                 }));
     }
 
@@ -361,13 +381,16 @@ class StoreModelBasedTest
 
     private static Action.Independent<ModelRun> expire()
     {
-        return () -> Combinators.combine(keys(), offsets(), Arbitraries.of(ExpireCondition.class))
-            .as((k, offset, condition) -> Transformer.<ModelRun>mutate(
-                "expire " + k + " now+" + offset + " " + condition, run ->
+        return () -> Combinators.combine(keys(), offsets(), Arbitraries.of(ExpireCondition.class), Arbitraries.of(0, 1, 2))
+            .as((k, offset, condition, form) -> Transformer.<ModelRun>mutate(
+                "expire " + k + " now+" + offset + " " + condition +
+                    (form == 0 ? "" : form == 1 ? " (after)" : " (after, direct)"), run ->
                 {
                     final long at = run.now() + offset;
                     same("expire " + k, () -> run.model.expire(k, at, condition),
-                        () -> run.store.expire(k.bytes(), at, condition));
+                        () -> form == 0 ? run.store.expire(k.bytes(), at, condition) :
+                            form == 1 ? run.store.expireAfter(k.bytes(), offset, condition) :
+                                run.store.expireAfter(at3(k.bytes()), 3, k.length(), offset, condition));
                 }));
     }
 
@@ -402,12 +425,47 @@ class StoreModelBasedTest
 
     private static Action.Independent<ModelRun> getAll()
     {
-        return () -> keys().list().ofMinSize(1).ofMaxSize(5).map(ks -> Transformer.<ModelRun>mutate("getAll " + ks, run ->
+        return () -> Combinators.combine(keys().list().ofMinSize(1).ofMaxSize(5), direct()).as((ks, direct) ->
+            Transformer.<ModelRun>mutate("getAll " + ks + (direct ? " (direct)" : ""), run ->
+            {
+                final List<byte[]> keyBytes = new ArrayList<>();
+                ks.forEach(k -> keyBytes.add(k.bytes()));
+                same("getAll " + ks, () -> run.model.getAll(ks),
+                    () -> direct ? getAllDirect(run.store, keyBytes) : run.store.getAll(keyBytes));
+            }));
+    }
+
+    /**
+     * The zero-copy getAll, its keys packed into one buffer behind a byte of junk each, its values read back into
+     * a list.
+     */
+    private static List<byte[]> getAllDirect(final OffHeapStore store, final List<byte[]> keys)
+    {
+        final ExpandableArrayBuffer packed = new ExpandableArrayBuffer(64);
+        final int n = keys.size();
+        final int[] offsets = new int[n];
+        final int[] lengths = new int[n];
+        int at = 0;
+        for (int i = 0; i < n; i++)
         {
-            final List<byte[]> keyBytes = new ArrayList<>();
-            ks.forEach(k -> keyBytes.add(k.bytes()));
-            same("getAll " + ks, () -> run.model.getAll(ks), () -> run.store.getAll(keyBytes));
-        }));
+            packed.putByte(at++, (byte)'#');
+            offsets[i] = at;
+            lengths[i] = keys.get(i).length;
+            packed.putBytes(at, keys.get(i));
+            at += lengths[i];
+        }
+        final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
+        final int[] valueLengths = new int[n];
+        final int total = store.getAll(packed, offsets, lengths, n, dst, 5, valueLengths);
+        final List<byte[]> values = new ArrayList<>(n);
+        int from = 5;
+        for (int i = 0; i < n; i++)
+        {
+            values.add(copied(valueLengths[i], dst, from));
+            from += Math.max(0, valueLengths[i]);
+        }
+        assertEquals(from - 5, total, "bytes copied");
+        return values;
     }
 
     private static Action.Independent<ModelRun> valueLength()
@@ -444,11 +502,12 @@ class StoreModelBasedTest
 
     private static Action.Independent<ModelRun> rename()
     {
-        return () -> Combinators.combine(keys(), keys(), Arbitraries.of(true, false))
-            .as((k, newKey, replace) -> Transformer.<ModelRun>mutate(
-                "rename " + k + " " + newKey + (replace ? "" : " (nx)"), run ->
+        return () -> Combinators.combine(keys(), keys(), Arbitraries.of(true, false), direct())
+            .as((k, newKey, replace, direct) -> Transformer.<ModelRun>mutate(
+                "rename " + k + " " + newKey + (replace ? "" : " (nx)") + (direct ? " (direct)" : ""), run ->
                     same("rename " + k + " " + newKey, () -> run.model.rename(k, newKey, replace),
-                        () -> run.store.rename(k.bytes(), newKey.bytes(), replace))));
+                        () -> direct ? run.store.rename(at3(k.bytes()), 3, k.length(), at3(newKey.bytes()), 3,
+                            newKey.length(), replace) : run.store.rename(k.bytes(), newKey.bytes(), replace))));
     }
 
     private static Action.Independent<ModelRun> randomKey()

@@ -34,9 +34,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * }
  * }</pre>
  * The suite is split by concern into a chain of abstract classes, each one file: {@link ReadWriteContract},
- * {@link ConditionalWriteContract}, {@link ExpiryContract}, {@link CounterAndAppendContract},
- * {@link StringRangeContract}, {@link FloatIncrementContract}, {@link RenameContract}, {@link ScanAndStatsContract},
- * and this class (limits and lifecycle). Extend only this one.
+ * {@link ConditionalWriteContract}, {@link ExpiryContract}, {@link RelativeExpiryContract},
+ * {@link CounterAndAppendContract}, {@link StringRangeContract}, {@link FloatIncrementContract},
+ * {@link RenameContract}, {@link DirectMultiKeyContract}, {@link ScanAndStatsContract}, and this class (limits and
+ * lifecycle). Extend only this one.
  *
  * <h2>What the store must accept</h2>
  * Every test starts with an empty store and writes little (a few hundred small entries at most), so a store with a
@@ -80,6 +81,8 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
         final Map<String, Executable> operations = everyKeyOperation(key, keyBuffer, 3, key.length);
         operations.put("setAll", () -> store.setAll(List.of(bytes("fresh"), key), keys("a", "b"), SetCondition.ALWAYS));
         operations.put("rename onto it", () -> store.rename(bytes("existing"), key, true));
+        operations.put("rename direct onto it", () -> store.rename(
+            bufferWith(bytes("existing"), 0), 0, 8, keyBuffer, 3, key.length, true));
         assertAll(operations.entrySet().stream().map(e -> () ->
         {
             final EntryTooLargeException ex = assertThrows(EntryTooLargeException.class, e.getValue(), e.getKey());
@@ -217,6 +220,8 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
         ops.put("exists", () -> store.exists(key));
         ops.put("exists direct", () -> store.exists(keyBuffer, offset, length));
         ops.put("getAll", () -> store.getAll(List.of(bytes("existing"), key)));
+        ops.put("getAll direct", () -> store.getAll(keyBuffer, new int[] {offset}, new int[] {length}, 1,
+            new ExpandableArrayBuffer(), 0, new int[1]));
         ops.put("ttlMillis", () -> store.ttlMillis(key));
         ops.put("ttlMillis direct", () -> store.ttlMillis(keyBuffer, offset, length));
         ops.put("expireTimeMillis", () -> store.expireTimeMillis(key));
@@ -243,6 +248,9 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
         ops.put("append direct", () -> store.append(keyBuffer, offset, length, value, 0, 1));
         ops.put("expire", () -> store.expire(key, hoursAhead(1), ExpireCondition.ALWAYS));
         ops.put("expire direct", () -> store.expire(keyBuffer, offset, length, hoursAhead(1), ExpireCondition.ALWAYS));
+        ops.put("expireAfter", () -> store.expireAfter(key, HOUR_MS, ExpireCondition.ALWAYS));
+        ops.put("expireAfter direct",
+            () -> store.expireAfter(keyBuffer, offset, length, HOUR_MS, ExpireCondition.ALWAYS));
         ops.put("persist", () -> store.persist(key));
         ops.put("persist direct", () -> store.persist(keyBuffer, offset, length));
         ops.put("valueLength", () -> store.valueLength(key));
@@ -253,6 +261,8 @@ public abstract class AgniStoreContract extends ScanAndStatsContract
         ops.put("setRange", () -> store.setRange(key, 2, bytes("1")));
         ops.put("setRange direct", () -> store.setRange(keyBuffer, offset, length, 0, value, 0, 1));
         ops.put("rename", () -> store.rename(key, bytes("renamed"), true));
+        ops.put("rename direct", () -> store.rename(keyBuffer, offset, length, bufferWith(bytes("renamed"), 0), 0, 7,
+            true));
         ops.put("incrementByFloat", () -> store.incrementByFloat(key, 1.5));
         ops.put("incrementByFloat direct",
             () -> store.incrementByFloat(keyBuffer, offset, length, 1.5, new ExpandableArrayBuffer(), 0));

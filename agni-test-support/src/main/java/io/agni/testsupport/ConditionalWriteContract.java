@@ -73,22 +73,22 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
         final Before before, final SetCondition condition, final ExpiryMode mode, final boolean direct)
     {
         final long oldExpiry = prepare(before);
-        final long newExpiry = hoursAhead(5);
-        final long expireAt = mode == ExpiryMode.AT ? newExpiry : 1L;
+        final long time = timeFor(mode);
+        final long sentAt = now();
 
         final boolean written;
         if (direct)
         {
             written = store.set(
-                bufferWith(bytes("k"), 3), 3, 1, bufferWith(bytes("new"), 1), 1, 3, condition, mode, expireAt);
+                bufferWith(bytes("k"), 3), 3, 1, bufferWith(bytes("new"), 1), 1, 3, condition, mode, time);
         }
         else
         {
-            written = store.set(bytes("k"), bytes("new"), condition, mode, expireAt);
+            written = store.set(bytes("k"), bytes("new"), condition, mode, time);
         }
 
         assertEquals(shouldWrite(before, condition), written, "written");
-        assertOutcome(before, mode, written, oldExpiry, newExpiry);
+        assertOutcome(before, mode, written, oldExpiry, time, sentAt);
     }
 
     @ParameterizedTest(name = "{0} key, {1}, {2}, direct={3}")
@@ -97,24 +97,41 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
         final Before before, final SetCondition condition, final ExpiryMode mode, final boolean direct)
     {
         final long oldExpiry = prepare(before);
-        final long newExpiry = hoursAhead(5);
-        final long expireAt = mode == ExpiryMode.AT ? newExpiry : 1L;
+        final long time = timeFor(mode);
+        final long sentAt = now();
 
         final String previous;
         if (direct)
         {
             final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(1);
             final int length = store.getAndSet(
-                bufferWith(bytes("k"), 2), 2, 1, bufferWith(bytes("new"), 4), 4, 3, condition, mode, expireAt, dst, 2);
+                bufferWith(bytes("k"), 2), 2, 1, bufferWith(bytes("new"), 4), 4, 3, condition, mode, time, dst, 2);
             previous = length == AgniStore.NOT_FOUND ? null : dst.getStringWithoutLengthAscii(2, length);
         }
         else
         {
-            previous = text(store.getAndSet(bytes("k"), bytes("new"), condition, mode, expireAt));
+            previous = text(store.getAndSet(bytes("k"), bytes("new"), condition, mode, time));
         }
 
         assertEquals(before.live() ? "old" : null, previous, "previous value");
-        assertOutcome(before, mode, shouldWrite(before, condition), oldExpiry, newExpiry);
+        assertOutcome(before, mode, shouldWrite(before, condition), oldExpiry, time, sentAt);
+    }
+
+    /**
+     * The time a conditional write of the parameterized tests passes with a mode: 5 hours ahead for {@code AT},
+     * 5 hours from now for {@code AFTER}, 0 for the modes that take none.
+     */
+    private long timeFor(final ExpiryMode mode)
+    {
+        switch (mode)
+        {
+            case AT:
+                return hoursAhead(5);
+            case AFTER:
+                return 5 * HOUR_MS;
+            default:
+                return 0;
+        }
     }
 
     private long prepare(final Before before)
@@ -149,8 +166,14 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
         }
     }
 
+    /**
+     * Checks the key after a conditional write of the parameterized tests, the write sent at {@code sentAt} with
+     * {@code time} from {@link #timeFor}: for {@code AFTER} the expiry time is 5 hours after the store's now when it
+     * wrote, between {@code sentAt} and now on a real clock, exactly {@code sentAt} on a fake one.
+     */
     private void assertOutcome(
-        final Before before, final ExpiryMode mode, final boolean written, final long oldExpiry, final long newExpiry)
+        final Before before, final ExpiryMode mode, final boolean written, final long oldExpiry, final long time,
+        final long sentAt)
     {
         if (!written)
         {
@@ -159,11 +182,20 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
             return;
         }
         assertValue("new", "k");
+        if (mode == ExpiryMode.AFTER)
+        {
+            final long doneAt = now();
+            final long at = store.expireTimeMillis(bytes("k"));
+            assertTrue(at >= sentAt + 5 * HOUR_MS && at <= doneAt + 5 * HOUR_MS,
+                "expiry time 5 hours after the write: " + at + ", sent at " + sentAt + ", done by " + doneAt);
+            assertEquals(1, store.size(), "one entry for the key");
+            return;
+        }
         final long expected;
         switch (mode)
         {
             case AT:
-                expected = newExpiry;
+                expected = time;
                 break;
             case KEEP:
                 expected = before == Before.WITH_EXPIRY ? oldExpiry : AgniStore.TTL_NO_EXPIRY;
@@ -472,7 +504,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
         final long at = hoursAhead(1);
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, at);
 
-        assertEquals("v", text(store.getAndExpire(bytes("k"), ExpiryMode.KEEP, 1)));
+        assertEquals("v", text(store.getAndExpire(bytes("k"), ExpiryMode.KEEP, 0)));
 
         assertEquals(at, store.expireTimeMillis(bytes("k")));
     }
@@ -482,7 +514,7 @@ public abstract class ConditionalWriteContract extends ReadWriteContract
     {
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, hoursAhead(1));
 
-        assertEquals("v", text(store.getAndExpire(bytes("k"), ExpiryMode.CLEAR, 1)));
+        assertEquals("v", text(store.getAndExpire(bytes("k"), ExpiryMode.CLEAR, 0)));
 
         assertEquals(AgniStore.TTL_NO_EXPIRY, store.ttlMillis(bytes("k")));
         assertValue("v", "k");

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * The contract of the in-place updates: incrementBy on decimal integers (Redis's {@code INCRBY} rules: canonical
  * decimal, 64-bit, overflow refused) and append. Part of {@link AgniStoreContract}.
  */
-public abstract class CounterAndAppendContract extends ExpiryContract
+public abstract class CounterAndAppendContract extends RelativeExpiryContract
 {
     // ------------------------------------------------------------------------------------------------------------
     // incrementBy

@@ -186,7 +186,7 @@ public abstract class RenameContract extends FloatIncrementContract
         for (int i = 0; i < 200; i++)
         {
             store.set(bytes("key:" + i), bytes("value:" + i), SetCondition.ALWAYS,
-                i % 2 == 0 ? ExpiryMode.AT : ExpiryMode.CLEAR, at + i);
+                i % 2 == 0 ? ExpiryMode.AT : ExpiryMode.CLEAR, i % 2 == 0 ? at + i : 0);
         }
 
         for (int i = 0; i < 200; i++)
@@ -277,7 +277,7 @@ public abstract class RenameContract extends FloatIncrementContract
         for (int i = 0; i < 100; i++)
         {
             store.set(bytes("k" + i), bytes("v"), SetCondition.ALWAYS,
-                i % 10 == 0 ? ExpiryMode.CLEAR : ExpiryMode.AT, now() + 10);
+                i % 10 == 0 ? ExpiryMode.CLEAR : ExpiryMode.AT, i % 10 == 0 ? 0 : now() + 10);
         }
         fixture.advanceTime(10);
 

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The contract of the whole-store operations: scan (complete, with patterns, while the store grows), size, clear
  * and stats. Part of {@link AgniStoreContract}.
  */
-public abstract class ScanAndStatsContract extends RenameContract
+public abstract class ScanAndStatsContract extends DirectMultiKeyContract
 {
     /**
      * The most steps a scan may take before the contract calls it endless.

@@ -124,6 +124,31 @@ final class HeapStore implements AgniStore
         return entry;
     }
 
+    /**
+     * The expiry time a write with this mode leaves: -1 for none; a time at or before now (0 at the earliest)
+     * removes the entry.
+     */
+    private long expiryOf(final ExpiryMode mode, final long time, final Entry entry)
+    {
+        switch (mode)
+        {
+            case AT:
+                return Math.max(0, time);
+            case AFTER:
+                final long now = clock.time();
+                return time > Long.MAX_VALUE - now ? Long.MAX_VALUE : Math.max(0, now + time);
+            case KEEP:
+                return entry != null ? entry.expireAt : -1;
+            default:
+                return -1;
+        }
+    }
+
+    private static void checkExpiry(final ExpiryMode mode, final long time)
+    {
+        Objects.requireNonNull(mode, "expiryMode").checkTime(time);
+    }
+
     private void put(final ByteArrayKey key, final byte[] value, final long expireAt)
     {
         if (expireAt >= 0 && expireAt <= clock.time())
@@ -137,14 +162,25 @@ final class HeapStore implements AgniStore
     @Override
     public synchronized byte[] get(final byte[] key)
     {
-        final Entry entry = live(key(key));
+        final Entry entry = read(key(key));
+        return entry == null ? null : entry.value.clone();
+    }
+
+    /**
+     * A live entry, counted as a hit or a miss: for the reads {@link StoreStats} counts.
+     */
+    private Entry read(final ByteArrayKey key)
+    {
+        final Entry entry = live(key);
         if (entry == null)
         {
             misses++;
-            return null;
         }
-        hits++;
-        return entry.value.clone();
+        else
+        {
+            hits++;
+        }
+        return entry;
     }
 
     @Override
@@ -178,7 +214,7 @@ final class HeapStore implements AgniStore
         }
         for (final byte[] key : keys)
         {
-            final Entry entry = live(key(key));
+            final Entry entry = read(key(key));
             values.add(entry == null ? null : entry.value.clone());
         }
         return values;
@@ -231,14 +267,13 @@ final class HeapStore implements AgniStore
     {
         final ByteArrayKey k = key(key);
         checkValue(value.length);
+        checkExpiry(expiryMode, expireAtMillis);
         final Entry entry = live(k);
         if (condition == SetCondition.IF_ABSENT && entry != null || condition == SetCondition.IF_PRESENT && entry == null)
         {
             return false;
         }
-        final long expireAt = expiryMode == ExpiryMode.AT ? expireAtMillis :
-            expiryMode == ExpiryMode.KEEP && entry != null ? entry.expireAt : -1;
-        put(k, value, expireAt);
+        put(k, value, expiryOf(expiryMode, expireAtMillis, entry));
         return true;
     }
 
@@ -259,6 +294,7 @@ final class HeapStore implements AgniStore
     {
         final ByteArrayKey k = key(key);
         checkValue(value.length);
+        checkExpiry(expiryMode, expireAtMillis);
         final Entry entry = live(k);
         set(key, value, condition, expiryMode, expireAtMillis);
         return entry == null ? null : entry.value.clone();
@@ -350,14 +386,15 @@ final class HeapStore implements AgniStore
     public synchronized byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expireAtMillis)
     {
         final ByteArrayKey k = key(key);
-        final Entry entry = live(k);
+        checkExpiry(expiryMode, expireAtMillis);
+        final Entry entry = read(k);
         if (entry == null)
         {
             return null;
         }
         if (expiryMode != ExpiryMode.KEEP)
         {
-            put(k, entry.value, expiryMode == ExpiryMode.AT ? expireAtMillis : -1);
+            put(k, entry.value, expiryOf(expiryMode, expireAtMillis, entry));
         }
         return entry.value.clone();
     }
@@ -369,6 +406,7 @@ final class HeapStore implements AgniStore
         final MutableDirectBuffer dst, final int dstOffset)
     {
         final byte[] k = bytes(key, keyOffset, keyLength);
+        checkExpiry(expiryMode, expireAtMillis);
         final Entry entry = live(key(k));
         if (entry == null)
         {
@@ -475,7 +513,7 @@ final class HeapStore implements AgniStore
         }
         if (ok)
         {
-            put(k, entry.value, expireAtMillis);
+            put(k, entry.value, Math.max(0, expireAtMillis));
         }
         return ok;
     }
@@ -510,7 +548,7 @@ final class HeapStore implements AgniStore
     @Override
     public synchronized int valueLength(final byte[] key)
     {
-        final Entry entry = live(key(key));
+        final Entry entry = read(key(key));
         return entry == null ? NOT_FOUND : entry.value.length;
     }
 
@@ -523,7 +561,7 @@ final class HeapStore implements AgniStore
     @Override
     public synchronized byte[] getRange(final byte[] key, final long start, final long end)
     {
-        final Entry entry = live(key(key));
+        final Entry entry = read(key(key));
         if (entry == null)
         {
             return new byte[0];
@@ -747,7 +785,14 @@ final class HeapStore implements AgniStore
             withExpiry += e.getValue().expireAt >= 0 ? 1 : 0;
             live += 16 + e.getKey().length() + e.getValue().value.length;
         }
-        return new StoreStats(map.size(), withExpiry, hits, misses, expired, 0, 0, live * 2, live, 1L << 40);
+        return StoreStats.builder().entries(map.size()).entriesWithExpiry(withExpiry).hits(hits).misses(misses)
+            .expired(expired).offHeapBytes(live * 2).liveEntryBytes(live).budgetBytes(1L << 40).build();
+    }
+
+    @Override
+    public synchronized long currentTimeMillis()
+    {
+        return clock.time();
     }
 
     @Override

@@ -6,8 +6,6 @@ import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
 import io.agni.store.OffHeapStore;
 import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.concurrent.EpochClock;
-import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -41,18 +39,14 @@ public final class EmbeddedQuickstart
      */
     public static void main(final String[] args)
     {
-        // The store compares expiry times with this clock, so we compute expiry times with the same one.
-        final EpochClock clock = SystemEpochClock.INSTANCE;
-
         // Open a store with a 64 MiB off-heap budget: index and entries together never take more. A write that
         // would go past it is refused with CapacityExceededException. try-with-resources closes the store, which
         // frees all of its off-heap memory.
         try (AgniStore store = OffHeapStore.builder()
             .maxMemory(64 * MIB)
-            .clock(clock)
             .build())
         {
-            walkThrough(store, clock);
+            walkThrough(store);
         }
         System.out.println("closed the store: its off-heap memory is freed");
     }
@@ -62,9 +56,8 @@ public final class EmbeddedQuickstart
      * a remote store ({@link RemoteClient}). It deletes the keys it used when done.
      *
      * @param store an open store.
-     * @param clock the clock the store compares expiry times with.
      */
-    static void walkThrough(final AgniStore store, final EpochClock clock)
+    static void walkThrough(final AgniStore store)
     {
         final long budget = store.stats().budgetBytes();
         System.out.println("the store's memory budget: " +
@@ -75,13 +68,14 @@ public final class EmbeddedQuickstart
         System.out.println("set greeting = \"hello, agni\"");
         System.out.println("get greeting -> \"" + text(store.get(bytes("greeting"))) + "\"");
 
-        // A conditional set with an expiry time, as one atomic step (Redis: SET key value NX PXAT time).
-        // Expiry times are absolute milliseconds since the epoch; the entry vanishes from that instant on.
-        final long inOneMinute = clock.time() + 60_000;
+        // A conditional set with an expiry, as one atomic step (Redis: SET key value NX PX 60000). AFTER takes a
+        // duration in milliseconds, which the store adds to its own clock when it writes, so the caller needs no
+        // clock (ExpiryMode.AT takes an absolute time on the store's clock instead). The entry vanishes once the
+        // minute has passed.
         final boolean first = store.set(
-            bytes("session:42"), bytes("alice"), SetCondition.IF_ABSENT, ExpiryMode.AT, inOneMinute);
+            bytes("session:42"), bytes("alice"), SetCondition.IF_ABSENT, ExpiryMode.AFTER, 60_000);
         final boolean second = store.set(
-            bytes("session:42"), bytes("mallory"), SetCondition.IF_ABSENT, ExpiryMode.AT, inOneMinute);
+            bytes("session:42"), bytes("mallory"), SetCondition.IF_ABSENT, ExpiryMode.AFTER, 60_000);
         System.out.println("set session:42 = \"alice\" if absent, expiring in 60 s -> " + first);
         System.out.println("set session:42 = \"mallory\" if absent, expiring in 60 s -> " + second +
             " (value is still \"" + text(store.get(bytes("session:42"))) + "\")");

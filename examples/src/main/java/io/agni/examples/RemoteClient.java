@@ -2,8 +2,6 @@ package io.agni.examples;
 
 import io.agni.api.AgniStore;
 import io.agni.net.AgniClient;
-import org.agrona.concurrent.EpochClock;
-import org.agrona.concurrent.SystemEpochClock;
 
 /**
  * {@link EmbeddedQuickstart}'s walk-through against a store on a server, agni's or Redis's: the code is the same,
@@ -15,7 +13,8 @@ import org.agrona.concurrent.SystemEpochClock;
  * java -jar examples/target/agni-examples.jar RemoteClient localhost 6379   # or against redis-server
  * </pre>
  * {@link AgniClient} is thread-safe (a small pool of connections); each call is one command and one round trip.
- * Expiry times are compared with the <em>server's</em> clock, so the two machines' clocks should agree.
+ * Expiry runs on the <em>server's</em> clock: the walk-through's relative expiry ({@code ExpiryMode.AFTER}) is sent
+ * as a duration ({@code PX}) that the server adds to its own clock, so the client's clock plays no part.
  */
 public final class RemoteClient
 {
@@ -37,12 +36,11 @@ public final class RemoteClient
     {
         final String host = args.length > 0 ? args[0] : "localhost";
         final int port = args.length > 1 ? Integer.parseInt(args[1]) : PORT_DEFAULT;
-        final EpochClock clock = SystemEpochClock.INSTANCE;
 
         // The one changed line: EmbeddedQuickstart opens OffHeapStore.builder()...build() here.
         try (AgniStore store = AgniClient.connect(host, port))
         {
-            EmbeddedQuickstart.walkThrough(store, clock);
+            EmbeddedQuickstart.walkThrough(store);
         }
         System.out.println("closed the client: its connections are closed, the data stays on the server");
     }

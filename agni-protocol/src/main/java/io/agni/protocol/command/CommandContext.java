@@ -45,6 +45,7 @@ public final class CommandContext
     private final GrowableDirectBuffer scratch;
     private int[] argOffsets = new int[32];
     private int[] argLengths = new int[32];
+    private int[] valueLengths = new int[32];
     private Session session;
     private RespArgs args;
     private RespWriter out;
@@ -104,9 +105,12 @@ public final class CommandContext
     }
 
     /**
-     * Returns the clock that relative expiry times (EX, PX, EXPIRE) are added to; the store's clock.
+     * Returns the server's clock: what {@code TIME}, {@code INFO} and {@code CLIENT LIST} read, and what the
+     * overflow checks of relative expiry times ({@code EX}, {@code PX}, {@code EXPIRE}) add to. A server's is its
+     * store's own clock ({@link AgniStore#currentTimeMillis()}) unless it was given another. The relative times
+     * themselves go to the store as durations, which the store adds to its own clock.
      *
-     * @return the clock that relative expiry times (EX, PX, EXPIRE) are added to; the store's clock.
+     * @return the server's clock.
      */
     public EpochClock clock()
     {
@@ -236,6 +240,22 @@ public final class CommandContext
             argLengths[i] = args.length(first + i);
         }
         return argLengths;
+    }
+
+    /**
+     * An array this context reuses for the value lengths a multi-key read returns (MGET's {@code getAll}), valid
+     * until the next call.
+     *
+     * @param count how many entries are needed.
+     * @return an array of at least {@code count} entries, with unspecified contents.
+     */
+    public int[] valueLengths(final int count)
+    {
+        if (valueLengths.length < count)
+        {
+            valueLengths = new int[Math.max(count, 2 * valueLengths.length)];
+        }
+        return valueLengths;
     }
 
     /**

@@ -54,7 +54,8 @@ public final class CommandProcessor
      *
      * @param store  the store commands act on.
      * @param server the hosting server.
-     * @param clock  the store's clock, for relative expiry times.
+     * @param clock  the server's clock ({@link CommandContext#clock()}); usually the store's,
+     *               {@code store::currentTimeMillis}.
      */
     public CommandProcessor(final AgniStore store, final ServerContext server, final EpochClock clock)
     {
@@ -66,7 +67,8 @@ public final class CommandProcessor
      *
      * @param store  the store commands act on.
      * @param server the hosting server.
-     * @param clock  the store's clock, for relative expiry times.
+     * @param clock  the server's clock ({@link CommandContext#clock()}); usually the store's,
+     *               {@code store::currentTimeMillis}.
      * @param table  the commands served.
      */
     public CommandProcessor(
@@ -80,7 +82,8 @@ public final class CommandProcessor
      *
      * @param store         the store commands act on.
      * @param server        the hosting server.
-     * @param clock         the store's clock, for relative expiry times.
+     * @param clock         the server's clock ({@link CommandContext#clock()}); usually the store's,
+     *                      {@code store::currentTimeMillis}.
      * @param table         the commands served.
      * @param scratchMemory the account the scratch buffer's allocations are reported to (a server's client memory).
      */
@@ -120,15 +123,15 @@ public final class CommandProcessor
     }
 
     /**
-     * Executes one command and writes its one reply, with the time its caller read from the store's clock once for
+     * Executes one command and writes its one reply, with the time its caller read from the server's clock once for
      * a batch of commands (all those of one read from a connection, as Redis stamps a client's last interaction
      * once per read): what {@code CLIENT LIST} shows as the session's last-command time. Commands that need the
-     * time (relative expiry) still read the clock themselves.
+     * time (TIME, the overflow check of relative expiry times) still read the clock themselves.
      *
      * @param session   the client's session.
      * @param args      the command, its name first; a command with no arguments is ignored.
      * @param out       where the reply goes.
-     * @param nowMillis the store clock's time, epoch milliseconds, read for this batch.
+     * @param nowMillis the server clock's time, epoch milliseconds, read for this batch.
      * @return whether to close the connection after the reply.
      */
     public Outcome execute(final Session session, final RespArgs args, final RespWriter out, final long nowMillis)

@@ -25,16 +25,18 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  * and RENAMENX, with Redis 7's semantics and reply texts.
  *
  * <h2>Atomicity</h2>
- * Each command that reads and writes a key is one store primitive: EXPIRE and its options are
+ * Each command that reads and writes a key is one store primitive: EXPIRE and PEXPIRE with their options are
+ * {@link AgniStore#expireAfter} (a duration the store adds to its own clock), EXPIREAT and PEXPIREAT are
  * {@link AgniStore#expire}, RENAME and RENAMENX are {@link AgniStore#rename}. DEL, UNLINK and EXISTS over several
  * keys are a loop of single-key operations, so unlike Redis they are not atomic across their keys. UNLINK is DEL:
  * the store frees an entry's memory in place, there is nothing to hand to a background thread.
  *
  * <h2>Allocation</h2>
- * DEL, UNLINK, EXISTS, TYPE, the EXPIRE and TTL families and PERSIST use the store's zero-copy forms on the argument
- * views, compare options with upper-case byte constants and write pre-encoded replies, so they allocate nothing in
- * steady state; only their error replies allocate. SCAN, KEYS, RANDOMKEY and RENAME copy keys out of the store or
- * into it, as their store methods take and return {@code byte[]}. KEYS counts the length of its reply as it collects
+ * DEL, UNLINK, EXISTS, TYPE, the EXPIRE and TTL families, PERSIST, RENAME and RENAMENX use the store's zero-copy
+ * forms on the argument views, compare options with upper-case byte constants and write pre-encoded replies, so they
+ * allocate nothing of their own in steady state (the store's default zero-copy rename copies the keys into arrays;
+ * agni's off-heap store reads them in place); only their error replies allocate. SCAN, KEYS and RANDOMKEY copy keys
+ * out of the store, as their store methods return {@code byte[]}. KEYS counts the length of its reply as it collects
  * the keys and stops (the connection's reply limit refuses it) as soon as the reply could not be sent, rather than
  * collecting a whole large keyspace first.
  *
@@ -162,29 +164,31 @@ final class KeyspaceCommands
 
     static void expire(final CommandContext context)
     {
-        expire(context, context.clock().time(), MILLIS_PER_SECOND);
+        expire(context, true, MILLIS_PER_SECOND);
     }
 
     static void pexpire(final CommandContext context)
     {
-        expire(context, context.clock().time(), 1);
+        expire(context, true, 1);
     }
 
     static void expireAt(final CommandContext context)
     {
-        expire(context, 0, MILLIS_PER_SECOND);
+        expire(context, false, MILLIS_PER_SECOND);
     }
 
     static void pexpireAt(final CommandContext context)
     {
-        expire(context, 0, 1);
+        expire(context, false, 1);
     }
 
     /**
      * Redis's {@code expireGenericCommand}: options first, then the time, then the unit and base with overflow
-     * checks, then one conditional store write (a time at or before now removes the key).
+     * checks, then one conditional store write (a time at or before now removes the key). A relative time (EXPIRE,
+     * PEXPIRE) goes to the store as a duration ({@link AgniStore#expireAfter}), so that the store adds it to its own
+     * clock; only the overflow check reads the server's clock, as Redis's does.
      */
-    private static void expire(final CommandContext context, final long baseMillis, final long unitMillis)
+    private static void expire(final CommandContext context, final boolean relative, final long unitMillis)
     {
         final ExpireCondition condition = parseExpireOptions(context);
         if (condition == null)
@@ -206,13 +210,15 @@ final class KeyspaceCommands
             }
             when *= MILLIS_PER_SECOND;
         }
-        if (when > Long.MAX_VALUE - baseMillis)
+        if (relative && when > Long.MAX_VALUE - context.clock().time())
         {
             invalidExpireTime(context);
             return;
         }
-        final boolean changed = context.store().expire(
-            context.argBuffer(), context.argOffset(1), context.argLength(1), when + baseMillis, condition);
+        final AgniStore store = context.store();
+        final boolean changed = relative ?
+            store.expireAfter(context.argBuffer(), context.argOffset(1), context.argLength(1), when, condition) :
+            store.expire(context.argBuffer(), context.argOffset(1), context.argLength(1), when, condition);
         context.out().integer(changed ? 1 : 0);
     }
 
@@ -562,7 +568,9 @@ final class KeyspaceCommands
     private static RenameResult rename(final CommandContext context, final boolean replace)
     {
         final RespArgs args = context.args();
-        return context.store().rename(args.copy(1), args.copy(2), replace);
+        final DirectBuffer buffer = args.buffer();
+        return context.store().rename(
+            buffer, args.offset(1), args.length(1), buffer, args.offset(2), args.length(2), replace);
     }
 
     private static byte[] ascii(final String text)

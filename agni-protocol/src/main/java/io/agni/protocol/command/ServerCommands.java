@@ -73,8 +73,8 @@ final class ServerCommands
     }
 
     /**
-     * {@code TIME} from the context's clock, which has millisecond resolution: the microseconds are a multiple of
-     * 1000.
+     * {@code TIME} from the server's clock ({@link CommandContext#clock()}: the store's own unless the server was
+     * given another), which has millisecond resolution: the microseconds are a multiple of 1000.
      */
     static void time(final CommandContext context)
     {

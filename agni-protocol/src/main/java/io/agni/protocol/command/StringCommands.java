@@ -8,8 +8,7 @@ import io.agni.api.SetCondition;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.DirectBuffer;
-
-import java.util.List;
+import org.agrona.MutableDirectBuffer;
 
 import static io.agni.protocol.command.Command.FLAG_DENY_OOM;
 import static io.agni.protocol.command.Command.FLAG_FAST;
@@ -22,23 +21,33 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  * <h2>Atomicity</h2>
  * Every command that reads and writes a key is one store primitive ({@code SET ... GET} is {@code getAndSet},
  * {@code GETDEL} is {@code getAndDelete}, {@code GETEX} is {@code getAndExpire}, {@code MSETNX} is {@code setAll}),
- * never a read followed by a write. Where Redis answers without writing (an invalid {@code GETEX} expire time on
+ * never a read followed by a write. {@code MGET} is the store's {@code getAll}, which reads all its keys at one
+ * instant, and {@code MSET} its {@code setAll}, so that a command sees and leaves what the embedded store's calls
+ * would. Where Redis answers without writing (an invalid {@code GETEX} expire time on
  * a missing key, an empty {@code SETRANGE}), the handler does one read and no write.
  *
  * <h2>Allocation</h2>
- * GET, plain SET, SET with options, the INCR family, MGET, GETSET, GETDEL, GETEX, APPEND, STRLEN, GETRANGE and
- * SETRANGE use the store's zero-copy forms with the arguments' {@code (buffer, offset, length)} views; a value read
- * is copied by the store straight into the reply buffer, behind room left for its bulk header
- * ({@link RespWriter#reserveBulk()}), so it is copied once on its way to the socket. Options are compared as
- * bytes, and SET's parsed options are packed into one {@code long}, so none of them allocates in steady state. MSET and MSETNX copy their
- * arguments, because the store's only atomic multi-key write takes {@code byte[]} lists. INCRBYFLOAT allocates in
- * the store (decimal arithmetic). Error replies allocate.
+ * GET, plain SET, SET with options, the INCR family, MGET, MSET, MSETNX, GETSET, GETDEL, GETEX, APPEND, STRLEN,
+ * GETRANGE and SETRANGE use the store's zero-copy forms with the arguments' {@code (buffer, offset, length)} views;
+ * a value read is copied by the store straight into the reply buffer, behind room left for its bulk header
+ * ({@link RespWriter#reserveBulk()}), so it is copied once on its way to the socket. MGET has the store copy all
+ * its values, one after another, into the reply buffer behind room for every header ({@link #MGET_FRAMING_PER_KEY}
+ * bytes a key), then moves each value down behind its header: a second copy, within the reply buffer. Options are
+ * compared as bytes, and SET's parsed options are packed into one {@code long}, so none of them allocates in steady
+ * state. INCRBYFLOAT allocates in the store (decimal arithmetic). Error replies allocate.
+ *
+ * <h2>Reply limit</h2>
+ * A reply is refused as soon as it would pass the reply buffer's limit, before the buffer grows past it. MGET needs
+ * room for the framing of every key while the store copies its values, so it is refused once its values plus
+ * {@link #MGET_FRAMING_PER_KEY} bytes a key pass the limit, up to 10 bytes a key before its finished reply would.
  *
  * <h2>Expiry times</h2>
- * {@code EX} and {@code PX} are added to the store's clock; {@code EXAT} and {@code PXAT} are absolute. As Redis, a
- * time that is not positive, or that overflows once converted to absolute milliseconds, is
- * {@code ERR invalid expire time in '<command>' command}; an absolute time already past is accepted and removes the
- * key.
+ * {@code EX} and {@code PX} (and {@code SETEX}, {@code PSETEX}) go to the store as durations
+ * ({@link ExpiryMode#AFTER}), which the store adds to its own clock when it writes; {@code EXAT} and {@code PXAT}
+ * are absolute ({@link ExpiryMode#AT}). As Redis, a time that is not positive, or that would overflow once added to
+ * now, is {@code ERR invalid expire time in '<command>' command}; the overflow check reads the server's clock
+ * ({@link CommandContext#clock()}, the store's own unless the server was given another). An absolute time already
+ * past is accepted and removes the key.
  */
 final class StringCommands
 {
@@ -46,6 +55,12 @@ final class StringCommands
     private static final String KEY_TOO_LARGE = "key too large:";
     static final String OFFSET_OUT_OF_RANGE = "ERR offset is out of range";
     static final String DECREMENT_OVERFLOW = "ERR decrement would overflow";
+
+    /**
+     * The most bytes of framing one key adds to an MGET reply: {@code $}, the length's up to 10 digits, CRLF, and
+     * the value's CRLF (a nil, {@code $-1} CRLF, is less).
+     */
+    static final int MGET_FRAMING_PER_KEY = 1 + 10 + 2 + 2;
 
     static final int NX = 1;
     static final int XX = 1 << 1;
@@ -64,12 +79,12 @@ final class StringCommands
     static final long SYNTAX_ERROR = -1;
 
     /**
-     * What {@link #expireAt} returns when the time is not an integer; a valid time is always positive.
+     * What {@link #expiryTime} returns when the time is not an integer; a valid time is always positive.
      */
     static final long EXPIRE_NOT_AN_INTEGER = -1;
 
     /**
-     * What {@link #expireAt} returns when the time is not positive or overflows.
+     * What {@link #expiryTime} returns when the time is not positive or overflows.
      */
     static final long EXPIRE_INVALID = -2;
 
@@ -147,20 +162,20 @@ final class StringCommands
             return;
         }
         final int flags = flags(options);
-        long expireAt = 0;
+        long expiryTime = 0;
         if ((flags & ANY_EXPIRY) != 0)
         {
-            expireAt = expireAt(context, expireIndex(options), flags & ANY_EXPIRY);
-            if (expireAt < 0)
+            expiryTime = expiryTime(context, expireIndex(options), flags & ANY_EXPIRY);
+            if (expiryTime < 0)
             {
-                expireError(context, expireAt);
+                expireError(context, expiryTime);
                 return;
             }
         }
 
         final SetCondition condition = (flags & NX) != 0 ? SetCondition.IF_ABSENT :
             (flags & XX) != 0 ? SetCondition.IF_PRESENT : SetCondition.ALWAYS;
-        final ExpiryMode expiryMode = (flags & ANY_EXPIRY) != 0 ? ExpiryMode.AT :
+        final ExpiryMode expiryMode = (flags & ANY_EXPIRY) != 0 ? expiryMode(flags & ANY_EXPIRY) :
             (flags & KEEPTTL) != 0 ? ExpiryMode.KEEP : ExpiryMode.CLEAR;
         if ((flags & GET) != 0)
         {
@@ -168,12 +183,12 @@ final class StringCommands
             final int at = out.reserveBulk();
             final int previous = store.getAndSet(
                 buffer, args.offset(1), args.length(1), buffer, args.offset(2), args.length(2),
-                condition, expiryMode, expireAt, out.buffer(), at);
+                condition, expiryMode, expiryTime, out.buffer(), at);
             bulkOrNull(out, at, previous);
         }
         else if (store.set(
             buffer, args.offset(1), args.length(1), buffer, args.offset(2), args.length(2),
-            condition, expiryMode, expireAt))
+            condition, expiryMode, expiryTime))
         {
             context.out().ok();
         }
@@ -205,17 +220,17 @@ final class StringCommands
 
     private static void setWithExpiry(final CommandContext context, final int unit)
     {
-        final long expireAt = expireAt(context, 2, unit);
-        if (expireAt < 0)
+        final long duration = expiryTime(context, 2, unit);
+        if (duration < 0)
         {
-            expireError(context, expireAt);
+            expireError(context, duration);
             return;
         }
         final RespArgs args = context.args();
         final DirectBuffer buffer = args.buffer();
         context.store().set(
             buffer, args.offset(1), args.length(1), buffer, args.offset(3), args.length(3),
-            SetCondition.ALWAYS, ExpiryMode.AT, expireAt);
+            SetCondition.ALWAYS, ExpiryMode.AFTER, duration);
         context.out().ok();
     }
 
@@ -252,16 +267,16 @@ final class StringCommands
         }
         final int flags = flags(options);
         final AgniStore store = context.store();
-        long expireAt = 0;
+        long expiryTime = 0;
         if ((flags & ANY_EXPIRY) != 0)
         {
-            expireAt = expireAt(context, expireIndex(options), flags & ANY_EXPIRY);
-            if (expireAt < 0)
+            expiryTime = expiryTime(context, expireIndex(options), flags & ANY_EXPIRY);
+            if (expiryTime < 0)
             {
                 // Redis looks the key up before it reads the time: a missing key is nil whatever the time says.
                 if (store.exists(args.buffer(), args.offset(1), args.length(1)))
                 {
-                    expireError(context, expireAt);
+                    expireError(context, expiryTime);
                 }
                 else
                 {
@@ -270,12 +285,12 @@ final class StringCommands
                 return;
             }
         }
-        final ExpiryMode expiryMode = (flags & ANY_EXPIRY) != 0 ? ExpiryMode.AT :
+        final ExpiryMode expiryMode = (flags & ANY_EXPIRY) != 0 ? expiryMode(flags & ANY_EXPIRY) :
             (flags & PERSIST) != 0 ? ExpiryMode.CLEAR : ExpiryMode.KEEP;
         final RespWriter out = context.out();
         final int at = out.reserveBulk();
         final int length = store.getAndExpire(
-            args.buffer(), args.offset(1), args.length(1), expiryMode, expireAt, out.buffer(), at);
+            args.buffer(), args.offset(1), args.length(1), expiryMode, expiryTime, out.buffer(), at);
         bulkOrNull(out, at, length);
     }
 
@@ -283,18 +298,39 @@ final class StringCommands
     // Several keys
     // ----------------------------------------------------------------------------------------------------------------
 
+    /**
+     * MGET: one {@code getAll}, which copies the values into the reply buffer behind room for every key's framing;
+     * then each value is moved down behind its header. The framing written so far never reaches a value not yet
+     * moved: before key {@code i}, the gap between the writer's position and value {@code i} is at least the most
+     * framing keys {@code i} on can take.
+     */
     static void mget(final CommandContext context)
     {
-        final RespArgs args = context.args();
-        final AgniStore store = context.store();
-        final DirectBuffer buffer = args.buffer();
         final RespWriter out = context.out();
-        final int count = args.count();
-        out.arrayHeader(count - 1);
-        for (int i = 1; i < count; i++)
+        final int keys = context.args().count() - 1;
+        out.arrayHeader(keys);
+        final long valuesAt = out.position() + (long)MGET_FRAMING_PER_KEY * keys;
+        if (valuesAt > Integer.MAX_VALUE)
         {
-            final int at = out.reserveBulk();
-            bulkOrNull(out, at, store.get(buffer, args.offset(i), args.length(i), out.buffer(), at));
+            out.checkRoom(valuesAt - out.position());
+        }
+        final int[] lengths = context.valueLengths(keys);
+        final MutableDirectBuffer buffer = out.buffer();
+        context.store().getAll(context.argBuffer(), context.argOffsetsFrom(1), context.argLengthsFrom(1), keys,
+            buffer, (int)valuesAt, lengths);
+        int from = (int)valuesAt;
+        for (int i = 0; i < keys; i++)
+        {
+            final int length = lengths[i];
+            if (length == AgniStore.NOT_FOUND)
+            {
+                out.nullBulk();
+            }
+            else
+            {
+                out.bulk(buffer, from, length);
+                from += length;
+            }
         }
     }
 
@@ -592,15 +628,17 @@ final class StringCommands
     }
 
     /**
-     * The absolute expiry time an argument gives, as Redis's {@code getExpireMillisecondsOrReply}.
+     * The expiry time an argument gives, in milliseconds, checked as Redis's {@code getExpireMillisecondsOrReply}
+     * checks it: for {@link #EX} and {@link #PX} the duration the store is to add to its clock
+     * ({@link ExpiryMode#AFTER}), for {@link #EXAT} and {@link #PXAT} the absolute time ({@link ExpiryMode#AT}).
      *
      * @param context the command.
      * @param index   the argument holding the time.
      * @param unit    {@link #EX}, {@link #PX}, {@link #EXAT} or {@link #PXAT}.
-     * @return the time in epoch milliseconds, always positive; or {@link #EXPIRE_NOT_AN_INTEGER} or
+     * @return the duration or time in milliseconds, always positive; or {@link #EXPIRE_NOT_AN_INTEGER} or
      * {@link #EXPIRE_INVALID}.
      */
-    static long expireAt(final CommandContext context, final int index, final int unit)
+    static long expiryTime(final CommandContext context, final int index, final int unit)
     {
         if (!context.parseLong(index))
         {
@@ -616,16 +654,19 @@ final class StringCommands
         {
             millis *= MILLIS_PER_SECOND;
         }
-        if (unit == EX || unit == PX)
+        if ((unit == EX || unit == PX) && millis > Long.MAX_VALUE - context.clock().time())
         {
-            final long now = context.clock().time();
-            if (millis > Long.MAX_VALUE - now)
-            {
-                return EXPIRE_INVALID;
-            }
-            millis += now;
+            return EXPIRE_INVALID;
         }
         return millis;
+    }
+
+    /**
+     * {@link ExpiryMode#AFTER} for the relative units, {@link ExpiryMode#AT} for the absolute ones.
+     */
+    static ExpiryMode expiryMode(final int unit)
+    {
+        return unit == EX || unit == PX ? ExpiryMode.AFTER : ExpiryMode.AT;
     }
 
     private static void expireError(final CommandContext context, final long code)

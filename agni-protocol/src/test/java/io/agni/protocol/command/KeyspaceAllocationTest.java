@@ -6,6 +6,7 @@ import io.agni.protocol.RespWriter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -102,6 +103,21 @@ class KeyspaceAllocationTest
             execute(del);
             harness.store.set(key, 0, key.capacity(), value, 0, value.capacity());
         });
+    }
+
+    @Test
+    void renameAndRenamenxAllocateNothing()
+    {
+        final RespArgs there = RespArgs.of("RENAME", "key", "other");
+        final RespArgs back = RespArgs.of("RENAMENX", "other", "key");
+        assertEquals("+OK\r\n", reply(there));
+        assertEquals(":1\r\n", reply(back));
+        assertAllocatesNothing("RENAME and RENAMENX", () ->
+        {
+            execute(there);
+            execute(back);
+        });
+        assertEquals("$5\r\nvalue\r\n", reply(RespArgs.of("GET", "key")));
     }
 
     private static void assertAllocatesNothing(final String what, final Runnable operation)

@@ -67,6 +67,32 @@ class ReplyLimitTest
         assertRefused(command);
     }
 
+    /**
+     * MGET has the store copy its values behind room for {@link StringCommands#MGET_FRAMING_PER_KEY} bytes of
+     * framing a key, so it is refused once those pass the limit, a few bytes before its finished reply would.
+     */
+    @Test
+    void anMgetNeedsRoomForItsValuesAndFifteenBytesAKeyWhileTheStoreCopies()
+    {
+        final int arrayHeader = "*1\r\n".length();
+        final int fits = LIMIT - arrayHeader - StringCommands.MGET_FRAMING_PER_KEY;
+        harness.store.set(bytes("fits"), filled(fits));
+        harness.store.set(bytes("tight"), filled(fits + 3));
+
+        out.reset();
+        harness.processor.execute(harness.session, RespArgs.of("MGET", "fits"), out);
+        assertEquals(GrowableDirectBuffer.NOT_REFUSED, out.refusal());
+        assertEquals(arrayHeader + 1 + 5 + 2 + fits + 2, out.position());
+
+        assertTrue(arrayHeader + 1 + 5 + 2 + fits + 3 + 2 <= LIMIT, "the finished reply would fit");
+        out.reset();
+        assertThrows(BufferLimitException.class,
+            () -> harness.processor.execute(harness.session, RespArgs.of("MGET", "tight"), out));
+        assertEquals(GrowableDirectBuffer.REFUSED_BY_LIMIT, out.refusal());
+        assertTrue(out.capacity() <= LIMIT, "the buffer never grew past the limit: " + out.capacity());
+        out.clearRefusal();
+    }
+
     @Test
     void keysStopsCollectingOnceItsReplyCouldNotBeSent()
     {

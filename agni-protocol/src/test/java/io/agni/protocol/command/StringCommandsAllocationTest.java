@@ -45,10 +45,12 @@ class StringCommandsAllocationTest
         "INCR|counter", "DECR|counter", "INCRBY|counter|5", "DECRBY|counter|5", "MGET|hit|missing|hit",
         "GETSET|k|value", "GETEX|hit", "GETEX|hit|EX|100", "GETEX|hit|PERSIST", "STRLEN|hit",
         "GETRANGE|hit|2|-3", "SETRANGE|hit|4|xyz", "MSET|a|1|b|2|c|3|d|4|e|5|f|6|g|7|h|8|i|9|j|10",
-        "MSET|a|1|b|2|a|3", "MSETNX|hit|1|missing|2"})
+        "MSET|a|1|b|2|a|3", "MSETNX|hit|1|missing|2",
+        "MGET|hit|a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z|hit|missing|hit"})
     void commandAllocatesNothingOnceWarm(final String command)
     {
         harness.reply("SET", "hit", "a value of some length, long enough to need a copy");
+        harness.reply("MSET", "a", "1", "b", "22", "c", "333", "d", "", "e", "5", "f", "6", "g", "7", "h", "8", "i", "9");
         harness.reply("SET", "counter", "0");
         final RespArgs args = RespArgs.of(command.split("\\|"));
         AllocationMeter.assertAllocatesNothing(command, () -> run(args, 1), WARM_UP, MEASURED, ALLOWED_BYTES);

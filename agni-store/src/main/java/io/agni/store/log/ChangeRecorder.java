@@ -1,5 +1,6 @@
 package io.agni.store.log;
 
+import io.agni.api.StoreReadOnlyException;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
@@ -154,7 +155,7 @@ public final class ChangeRecorder
      * Returns once every record this thread appended is on the device; does nothing when there is none since the
      * last call.
      *
-     * @throws LogFailedException when the log failed.
+     * @throws StoreReadOnlyException when the log failed.
      */
     public void awaitDurable()
     {
@@ -170,7 +171,7 @@ public final class ChangeRecorder
     /**
      * Throws, before a write changes anything, when the log has failed: the store is read-only until reopened.
      *
-     * @throws LogFailedException when the log has failed.
+     * @throws StoreReadOnlyException when the log has failed.
      */
     public void checkWritable()
     {

@@ -1,5 +1,6 @@
 package io.agni.store.log;
 
+import io.agni.api.StoreReadOnlyException;
 import io.agni.store.file.Crc;
 import io.agni.store.file.FileLayer;
 import io.agni.store.file.MappedFile;
@@ -18,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>An appended record is in the operating system's page cache when the append returns, so it survives the
  * process; {@link #awaitDurable} makes it survive a power loss too. Once a write or a sync fails, every later append
- * and wait throws {@link LogFailedException}: a failed sync is never retried.
+ * and wait throws {@link StoreReadOnlyException}: a failed sync is never retried.
  */
 public final class LogWriter implements AutoCloseable
 {
@@ -32,7 +33,7 @@ public final class LogWriter implements AutoCloseable
     private long nextSequence;
     private volatile long appended;
     private volatile long synced;
-    private volatile LogFailedException failure;
+    private volatile StoreReadOnlyException failure;
     private boolean closed;
     private long bytesAppended;
     /**
@@ -301,7 +302,7 @@ public final class LogWriter implements AutoCloseable
      * Returns once everything up to {@code position} is on the device. Concurrent callers share one sync.
      *
      * @param position a value an append returned.
-     * @throws LogFailedException when the log failed before or during the sync.
+     * @throws StoreReadOnlyException when the log failed before or during the sync.
      */
     public void awaitDurable(final long position)
     {
@@ -340,7 +341,7 @@ public final class LogWriter implements AutoCloseable
     /**
      * Makes everything appended so far durable.
      *
-     * @throws LogFailedException when the log failed before or during the sync.
+     * @throws StoreReadOnlyException when the log failed before or during the sync.
      */
     public void sync()
     {
@@ -352,7 +353,7 @@ public final class LogWriter implements AutoCloseable
      *
      * @return the failure every append now throws, or {@code null}.
      */
-    public LogFailedException failure()
+    public StoreReadOnlyException failure()
     {
         return failure;
     }
@@ -360,7 +361,7 @@ public final class LogWriter implements AutoCloseable
     /**
      * Syncs what was appended and closes the current segment; appends fail afterwards.
      *
-     * @throws LogFailedException when the final sync fails.
+     * @throws StoreReadOnlyException when the final sync fails.
      */
     @Override
     public void close()
@@ -504,12 +505,12 @@ public final class LogWriter implements AutoCloseable
         return new LogSegment(id, firstSequence, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
     }
 
-    private LogFailedException fail(final String message, final Throwable cause)
+    private StoreReadOnlyException fail(final String message, final Throwable cause)
     {
-        LogFailedException failed = failure;
+        StoreReadOnlyException failed = failure;
         if (failed == null)
         {
-            failed = new LogFailedException(message, cause);
+            failed = new StoreReadOnlyException(message + "; the store is read-only until it is reopened", cause);
             failure = failed;
         }
         return failed;
@@ -519,15 +520,15 @@ public final class LogWriter implements AutoCloseable
      * Throws when the log has failed: a new exception each time, with this caller's stack and the first failure as
      * its cause.
      *
-     * @throws LogFailedException when the log has failed.
+     * @throws StoreReadOnlyException when the log has failed.
      */
     public void throwIfFailed()
     {
-        final LogFailedException failed = failure;
+        final StoreReadOnlyException failed = failure;
         if (failed != null)
         {
-            throw new LogFailedException("the store is read-only since its log failed (" + failed.getMessage() +
-                "); reopen it once the cause is fixed", failed);
+            throw new StoreReadOnlyException("the store's log failed earlier: " + failed.getMessage(),
+                failed.getCause());
         }
     }
 }

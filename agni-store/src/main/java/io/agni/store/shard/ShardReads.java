@@ -182,20 +182,22 @@ public abstract class ShardReads extends ShardStorage
     }
 
     /**
-     * Reads a key's value while the caller holds this shard's read or write lock (for {@code getAll}).
+     * Finds a live key while the caller holds this shard's read or write lock (for {@code getAll}), copying and
+     * removing nothing: on a hit, {@code c.entry} describes the entry (its value at {@code valueOffset} of
+     * {@code buffer}) until the caller releases the lock. An expired entry is a miss and stays for the sweep.
      *
-     * @return a copy of the value or {@code null}.
+     * @return the value's length, or {@link AgniStore#NOT_FOUND}.
      */
-    public byte[] getLocked(
+    public int findValueLocked(
         final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final ThreadContext c)
     {
         final int r = readSlice(table, arena.segments(), IndexLayout.tag(hash), key, keyOffset, keyLength,
-            true, 0, WHOLE_VALUE_END, null, 0, c);
+            false, 0, 0, null, 0, c);
         if (r == INCONSISTENT)
         {
             throw corrupt("entry unreadable under the lock");
         }
-        return r >= 0 ? c.array : null;
+        return r >= 0 ? r : AgniStore.NOT_FOUND;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.agni.store.log;
 
+import io.agni.api.StoreReadOnlyException;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
 import org.junit.jupiter.api.Test;
@@ -134,13 +135,13 @@ class LogWriterTest
         final long first = Logs.set(log, "a", "1");
         files.failNextSync(new IOException("Input/output error"));
 
-        final LogFailedException failed = assertThrows(LogFailedException.class, () -> log.awaitDurable(first));
+        final StoreReadOnlyException failed = assertThrows(StoreReadOnlyException.class, () -> log.awaitDurable(first));
         assertTrue(failed.getMessage().contains("syncing"), failed.getMessage());
         assertEquals("Input/output error", failed.getCause().getMessage());
         // A second sync would succeed on this layer, as it may on Linux after the kernel dropped the dirty pages:
         // the log must not trust it.
-        assertThrows(LogFailedException.class, () -> Logs.set(log, "b", "2"));
-        assertThrows(LogFailedException.class, log::sync);
+        assertThrows(StoreReadOnlyException.class, () -> Logs.set(log, "b", "2"));
+        assertThrows(StoreReadOnlyException.class, log::sync);
         log.close();
     }
 
@@ -151,9 +152,9 @@ class LogWriterTest
         final LogWriter log = Logs.open(directory, files);
         files.failNextCreate(new IOException("No space left on device"));
 
-        final LogFailedException full = assertThrows(LogFailedException.class, () -> Logs.set(log, "a", "1"));
+        final StoreReadOnlyException full = assertThrows(StoreReadOnlyException.class, () -> Logs.set(log, "a", "1"));
         assertTrue(full.getMessage().contains("the disk is full"), full.getMessage());
-        assertThrows(LogFailedException.class, () -> Logs.set(log, "a", "1"));
+        assertThrows(StoreReadOnlyException.class, () -> Logs.set(log, "a", "1"));
         log.close();
         assertEquals(List.of(), segmentFiles());
     }
