@@ -223,6 +223,35 @@ public final class OffHeapStore implements AgniStore
     }
 
     /**
+     * Makes every write acknowledged so far survive a power loss: syncs the log ({@link Durability#DURABLE},
+     * {@link Durability#PARANOID}), or takes a snapshot ({@link Durability#FAST}, which has no log).
+     *
+     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
+     * @throws io.agni.api.StoreReadOnlyException if the log has failed.
+     */
+    public void sync()
+    {
+        if (durability == null)
+        {
+            throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to sync");
+        }
+        if (durability.persistence().log() == null)
+        {
+            checkpoint();
+            return;
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            durability.persistence().log().sync();
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
      * What the store keeps across a restart.
      *
      * @return the preset it was opened with.

@@ -36,6 +36,7 @@ final class StoreDurability implements PersistentState
     static final long MIN_CHECKPOINT_LOG_BYTES = 64L * 1024 * 1024;
 
     private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long SYNC_BYTES = 8L * 1024 * 1024;
     private static final long BACKGROUND_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final Logger LOG = LoggerFactory.getLogger(StoreDurability.class);
 
@@ -130,11 +131,15 @@ final class StoreDurability implements PersistentState
                     continue;
                 }
                 final long now = System.nanoTime();
-                if (persistence.durability() == Durability.DURABLE && now - lastSync >= SYNC_INTERVAL_NANOS)
+                if (persistence.durability() == Durability.DURABLE &&
+                    (now - lastSync >= SYNC_INTERVAL_NANOS || log.unsyncedBytes() >= SYNC_BYTES))
                 {
+                    // Often enough that a power loss costs at most about a second, and that the sync a new segment
+                    // needs of the one before finds little left to write.
                     log.sync();
                     lastSync = now;
                 }
+                log.prepareSpare();
                 if (persistence.checkpointDue(MIN_CHECKPOINT_LOG_BYTES))
                 {
                     persistence.checkpoint(this);

@@ -1,5 +1,6 @@
 package io.agni.bench.adapter;
 
+import io.agni.api.Durability;
 import io.agni.store.OffHeapStore;
 import io.agni.store.OffHeapStoreBuilder;
 
@@ -30,6 +31,12 @@ public enum StoreKind
      * OffHeapStore with one shard, {@code byte[]} path.
      */
     AGNI_1SHARD_BYTES("agni-1shard-bytes", "OffHeapStore, 1 shard, byte[] path"),
+
+    /**
+     * OffHeapStore with the default shard count and a write-ahead log ({@code Durability.DURABLE}) in a fresh
+     * directory under {@code java.io.tmpdir}, zero-copy path.
+     */
+    AGNI_DURABLE_ZC("agni-durable-zc", "OffHeapStore, default shards, Durability.DURABLE, zero-copy path"),
 
     /**
      * {@link java.util.concurrent.ConcurrentHashMap} keyed by a byte-array wrapper.
@@ -104,7 +111,8 @@ public enum StoreKind
      */
     public boolean isAgni()
     {
-        return this == AGNI_ZC || this == AGNI_1SHARD_ZC || this == AGNI_BYTES || this == AGNI_1SHARD_BYTES;
+        return this == AGNI_ZC || this == AGNI_1SHARD_ZC || this == AGNI_BYTES || this == AGNI_1SHARD_BYTES ||
+            this == AGNI_DURABLE_ZC;
     }
 
     /**
@@ -133,6 +141,9 @@ public enum StoreKind
             case AGNI_1SHARD_ZC -> new AgniZeroCopyAdapter(agni(1));
             case AGNI_BYTES -> new AgniBytesAdapter(agni(OffHeapStoreBuilder.defaultShards()));
             case AGNI_1SHARD_BYTES -> new AgniBytesAdapter(agni(1));
+            case AGNI_DURABLE_ZC -> DurableDirectory.open(directory ->
+                OffHeapStore.builder().shards(OffHeapStoreBuilder.defaultShards()).maxMemory(BUDGET_BYTES)
+                    .directory(directory).durability(Durability.DURABLE).build());
             case CHM -> new ConcurrentHashMapAdapter(expectedEntries);
             case CHM_PREKEYED ->
                 new ConcurrentHashMapAdapter(expectedEntries, ConcurrentHashMapAdapter.Lookup.PREKEYED_COPY);

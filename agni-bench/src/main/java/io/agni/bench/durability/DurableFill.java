@@ -68,6 +68,7 @@ public final class DurableFill
             {
                 case "rocksdb" -> new RocksDbTarget(directory, preset);
                 case "mvstore" -> new MvStoreTarget(directory, preset);
+                case "agni" -> new AgniTarget(directory, preset);
                 default -> throw new IllegalArgumentException("unknown store " + name);
             };
         }

@@ -31,6 +31,11 @@ public final class LogReader
      */
     static final String TEMPORARY_SUFFIX = ".tmp";
 
+    /**
+     * The name of the segment made ahead of need ({@link LogWriter#prepareSpare()}); one left over is deleted.
+     */
+    static final String SPARE_NAME = "wal-spare.tmp";
+
     private static final Logger LOG = LoggerFactory.getLogger(LogReader.class);
 
     private LogReader()
@@ -149,7 +154,7 @@ public final class LogReader
             for (final Path path : (Iterable<Path>)listing::iterator)
             {
                 final String name = path.getFileName().toString();
-                if (name.endsWith(TEMPORARY_SUFFIX) &&
+                if (name.equals(SPARE_NAME) || name.endsWith(TEMPORARY_SUFFIX) &&
                     LogLayout.segmentIdOf(name.substring(0, name.length() - TEMPORARY_SUFFIX.length())) > 0)
                 {
                     files.delete(path);

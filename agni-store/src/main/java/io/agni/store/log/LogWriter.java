@@ -35,7 +35,13 @@ public final class LogWriter implements AutoCloseable
     private volatile long synced;
     private volatile StoreReadOnlyException failure;
     private boolean closed;
-    private long bytesAppended;
+    private volatile long bytesAppended;
+    private volatile long bytesSynced;
+    /**
+     * A zero-filled, synced file made ahead of need by {@link #prepareSpare()}, taken by the next roll; guarded by
+     * {@link #appendLock}.
+     */
+    private MappedFile spare;
     /**
      * The first sequence of every segment in the directory, by segment id; guarded by {@link #appendLock}.
      */
@@ -321,6 +327,7 @@ public final class LogWriter implements AutoCloseable
             // Everything appended so far, not just this caller's record: the writers that queued behind this lock
             // meanwhile find their records synced when they get it.
             final long target = appended;
+            final long targetBytes = bytesAppended;
             final LogSegment segment = current;
             try
             {
@@ -331,10 +338,83 @@ public final class LogWriter implements AutoCloseable
                 throw fail("syncing " + segment.path + " failed", ex);
             }
             synced = target;
+            bytesSynced = targetBytes;
         }
         finally
         {
             syncLock.unlock();
+        }
+    }
+
+    /**
+     * Bytes appended and not yet synced (racy: for deciding when to sync in the background).
+     *
+     * @return bytes.
+     */
+    public long unsyncedBytes()
+    {
+        return bytesAppended - bytesSynced;
+    }
+
+    /**
+     * Makes the next segment ahead of need, off the write path: writing a segment's zeros and syncing them is the
+     * slow part of starting one. Does nothing when a spare is ready or the log is closed or failed.
+     *
+     * @throws IOException when the file cannot be made (the next roll then tries itself, and fails the log if it
+     *                     cannot either).
+     */
+    public void prepareSpare() throws IOException
+    {
+        appendLock.lock();
+        try
+        {
+            if (spare != null || closed || failure != null)
+            {
+                return;
+            }
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+        final Path path = directory.resolve(LogReader.SPARE_NAME);
+        files.delete(path);
+        final MappedFile made = files.create(path, segmentCapacity);
+        appendLock.lock();
+        try
+        {
+            if (spare == null && !closed)
+            {
+                spare = made;
+                return;
+            }
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+        made.close();
+        files.delete(path);
+    }
+
+    /**
+     * Starts the first segment now if there is none, so the first write does not pay for it.
+     *
+     * @throws StoreReadOnlyException when the segment cannot be made.
+     */
+    public void startSegment()
+    {
+        appendLock.lock();
+        try
+        {
+            if (current == null && !closed)
+            {
+                roll(0);
+            }
+        }
+        finally
+        {
+            appendLock.unlock();
         }
     }
 
@@ -388,6 +468,19 @@ public final class LogWriter implements AutoCloseable
                 {
                     segment.file.close();
                 }
+                if (spare != null)
+                {
+                    spare.close();
+                    spare = null;
+                    try
+                    {
+                        files.delete(directory.resolve(LogReader.SPARE_NAME));
+                    }
+                    catch (final IOException ignored)
+                    {
+                        // Deleted at the next open.
+                    }
+                }
             }
         }
         finally
@@ -440,7 +533,17 @@ public final class LogWriter implements AutoCloseable
         final LogSegment next;
         try
         {
-            next = createSegment(directory, files, id, nextSequence, capacity);
+            final MappedFile ready = spare;
+            if (ready != null && ready.capacity() >= capacity)
+            {
+                spare = null;
+                next = publishSegment(directory, files, ready, directory.resolve(LogReader.SPARE_NAME), id,
+                    nextSequence);
+            }
+            else
+            {
+                next = createSegment(directory, files, id, nextSequence, capacity);
+            }
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -485,13 +588,23 @@ public final class LogWriter implements AutoCloseable
         final Path directory, final FileLayer files, final long id, final long firstSequence, final long capacity)
         throws IOException
     {
-        final Path path = directory.resolve(LogLayout.segmentFileName(id));
         final Path temporary = directory.resolve(LogLayout.segmentFileName(id) + LogReader.TEMPORARY_SUFFIX);
         files.delete(temporary);
-        final MappedFile file = files.create(temporary, capacity);
+        return publishSegment(directory, files, files.create(temporary, capacity), temporary, id, firstSequence);
+    }
+
+    /**
+     * Writes a segment header into a zero-filled file made under a temporary name, syncs it, and renames it to the
+     * segment's name; on failure the file is closed and deleted.
+     */
+    private static LogSegment publishSegment(
+        final Path directory, final FileLayer files, final MappedFile file, final Path temporary, final long id,
+        final long firstSequence) throws IOException
+    {
+        final Path path = directory.resolve(LogLayout.segmentFileName(id));
         try
         {
-            LogLayout.writeSegmentHeader(file.buffer(), new Crc(file.memory()), id, firstSequence, capacity);
+            LogLayout.writeSegmentHeader(file.buffer(), new Crc(file.memory()), id, firstSequence, file.capacity());
             file.sync();
             files.move(temporary, path);
             files.syncDirectory(directory);

@@ -87,6 +87,33 @@ class LogWriterTest
     }
 
     @Test
+    void aSpareMadeAheadBecomesTheNextSegmentAndALeftoverOneIsRemoved() throws IOException
+    {
+        final Path spare = directory.resolve(LogReader.SPARE_NAME);
+        int written = 0;
+        try (LogWriter log = Logs.open(directory, FileLayer.system()))
+        {
+            log.startSegment();
+            log.prepareSpare();
+            assertTrue(Files.exists(spare));
+            while (Files.exists(spare) && written < 1_000)
+            {
+                Logs.set(log, "key-" + written, "v".repeat(200));
+                written++;
+            }
+            assertTrue(!Files.exists(spare), "the roll took the spare");
+            assertEquals(2, segmentFiles().size());
+            log.prepareSpare();
+            assertTrue(Files.exists(spare));
+        }
+        assertTrue(!Files.exists(spare), "close deletes an unused spare");
+        Files.write(spare, new byte[100]);
+
+        assertEquals(written, Logs.replay(directory, FileLayer.system(), 1).size());
+        assertTrue(!Files.exists(spare), "open deletes a leftover spare");
+    }
+
+    @Test
     void concurrentWritersShareSyncs() throws Exception
     {
         final FaultInjectingFileLayer files = new FaultInjectingFileLayer();

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Interleaved A/B runs of one StoreBenchmark method over several stores: round 1 runs every store once, then round
+# 2, and so on, so a noisy machine slows them alike. Prints ops/us per run, B/op, and per round each store's ratio to
+# the first store named; JSON per run goes to $OUT (a temporary directory unless set).
+#
+#   agni-bench/scripts/store-ab.sh METHOD KEYS ROUNDS STORE...
+#   e.g. agni-bench/scripts/store-ab.sh setOverwrite 1000 4 agni-zc agni-durable-zc chm
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+JAR=agni-bench/target/benchmarks.jar
+METHOD=$1
+KEYS=$2
+ROUNDS=$3
+shift 3
+STORES=("$@")
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+if [ ! -f "$JAR" ]; then
+    echo "no $JAR: run mvn -B -q package -DskipTests first" >&2
+    exit 2
+fi
+echo "# $METHOD, $KEYS keys, 2 threads, $ROUNDS rounds; JSON in $OUT"
+printf '%-6s %-18s %12s %10s %8s\n' round store 'ops/us' 'B/op' ratio
+for round in $(seq 1 "$ROUNDS"); do
+    first=""
+    for store in "${STORES[@]}"; do
+        json="$OUT/r$round-$store.json"
+        java -jar "$JAR" "StoreBenchmark.$METHOD\$" -p store="$store" -p keyCount="$KEYS" -t 2 -f 1 \
+            -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff "$json" >"$OUT/r$round-$store.log" 2>&1
+        score=$(python3 - "$json" <<'PY'
+import json, sys
+print(json.load(open(sys.argv[1]))[0]["primaryMetric"]["score"])
+PY
+)
+        alloc=$(python3 - "$json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))[0]["secondaryMetrics"]
+print(next((s[k]["score"] for k in ("gc.alloc.rate.norm", "·gc.alloc.rate.norm") if k in s), float("nan")))
+PY
+)
+        if [ -z "$first" ]; then
+            first=$score
+        fi
+        printf '%-6s %-18s %12.2f %10.4f %8.2f\n' "$round" "$store" "$score" "$alloc" "$(python3 -c "print($score / $first)")"
+    done
+done
