@@ -185,9 +185,9 @@ final class MultiSet
         {
             if (log != null && !logged)
             {
-                // Refused or failed with nothing written: at most expired entries were dropped, which replay drops
-                // again by their expiry time.
-                log.abandonBatch();
+                // Refused or failed before any pair was linked: what the batch holds are the expired entries the
+                // checks removed on the way, which the log must know of too.
+                log.endBatch();
             }
             for (int j = locked - 1; j >= 0; j--)
             {

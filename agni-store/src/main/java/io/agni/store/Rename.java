@@ -73,7 +73,8 @@ final class Rename
         {
             if (log != null && !logged)
             {
-                log.abandonBatch();
+                // Refused or failed before the move: the batch holds only expired entries removed on the way.
+                log.endBatch();
             }
             if (second != first)
             {

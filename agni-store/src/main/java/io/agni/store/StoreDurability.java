@@ -1,9 +1,6 @@
 package io.agni.store;
 
 import io.agni.api.Durability;
-import io.agni.api.ExpireCondition;
-import io.agni.api.ExpiryMode;
-import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.log.LogWriter;
@@ -187,8 +184,11 @@ final class StoreDurability implements PersistentState
     public void recoverSet(final DirectBuffer buffer, final int keyOffset, final int keyLength,
         final int valueOffset, final int valueLength, final long expireAtMillis)
     {
-        store.set(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength, SetCondition.ALWAYS,
-            expireAtMillis == 0 ? ExpiryMode.CLEAR : ExpiryMode.AT, expireAtMillis);
+        // As the record says, even when its time has passed: a later record may have extended it (an EXPIRE logged
+        // while the key was live), and an entry left expired is reclaimed like any other.
+        final long hash = store.hash(buffer, keyOffset, keyLength);
+        store.shard(hash).recoverSet(hash, buffer, keyOffset, keyLength, buffer, valueOffset, valueLength,
+            expireAtMillis, cursor);
     }
 
     @Override
@@ -201,14 +201,8 @@ final class StoreDurability implements PersistentState
     public void recoverExpire(final DirectBuffer buffer, final int keyOffset, final int keyLength,
         final long expireAtMillis)
     {
-        if (expireAtMillis == 0)
-        {
-            store.persist(buffer, keyOffset, keyLength);
-        }
-        else
-        {
-            store.expire(buffer, keyOffset, keyLength, expireAtMillis, ExpireCondition.ALWAYS);
-        }
+        final long hash = store.hash(buffer, keyOffset, keyLength);
+        store.shard(hash).recoverExpire(hash, buffer, keyOffset, keyLength, expireAtMillis, cursor);
     }
 
     @Override

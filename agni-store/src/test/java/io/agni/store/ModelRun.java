@@ -2,15 +2,22 @@ package io.agni.store;
 
 import io.agni.api.AgniException;
 import io.agni.api.AgniStore;
+import io.agni.api.Durability;
 import io.agni.api.StoreStats;
 import io.agni.testsupport.ByteArrayKey;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,18 +31,64 @@ final class ModelRun implements AutoCloseable
     static final int MAX_VALUE_LENGTH = 256 * 1024;
 
     final CachedEpochClock clock = TestStores.clock();
-    final OffHeapStore store;
     final StoreModel model;
+    final int shards;
+    /**
+     * The durable store's directory, {@code null} for an in-memory store.
+     */
+    final Path directory;
+    OffHeapStore store;
     int steps;
+    int reopens;
 
     ModelRun(final int shards)
     {
-        store = TestStores.builder(shards, clock)
+        this(shards, null);
+    }
+
+    /**
+     * A run whose store keeps a write-ahead log in {@code directory} ({@code Durability.DURABLE}), so that it can be
+     * reopened.
+     */
+    ModelRun(final int shards, final Path directory)
+    {
+        this.shards = shards;
+        this.directory = directory;
+        store = open();
+        model = new StoreModel(clock::time, MAX_VALUE_LENGTH);
+    }
+
+    private OffHeapStore open()
+    {
+        final OffHeapStoreBuilder builder = TestStores.builder(shards, clock)
             .maxMemory(32L * 1024 * 1024)
             .maxKeyLength(1024)
-            .maxValueLength(MAX_VALUE_LENGTH)
-            .build();
-        model = new StoreModel(clock::time, MAX_VALUE_LENGTH);
+            .maxValueLength(MAX_VALUE_LENGTH);
+        if (directory != null)
+        {
+            builder.directory(directory).durability(Durability.DURABLE).logSegmentBytes(64 * 1024);
+        }
+        return builder.build();
+    }
+
+    /**
+     * Closes the store, cleanly (a last snapshot) or as a crash leaves it (the log alone), and opens it again: the
+     * model does not change, since a durable store keeps every acknowledged write.
+     *
+     * @param clean whether to close with a checkpoint.
+     */
+    void reopen(final boolean clean)
+    {
+        if (clean)
+        {
+            store.close();
+        }
+        else
+        {
+            store.closeWithoutCheckpoint();
+        }
+        store = open();
+        reopens++;
     }
 
     long now()
@@ -156,12 +209,26 @@ final class ModelRun implements AutoCloseable
     public void close()
     {
         store.close();
+        if (directory != null)
+        {
+            try (Stream<Path> paths = Files.walk(directory))
+            {
+                for (final Path path : (Iterable<Path>)paths.sorted(Comparator.reverseOrder())::iterator)
+                {
+                    Files.deleteIfExists(path);
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
     }
 
     @Override
     public String toString()
     {
-        return "ModelRun{shards=" + store.shardCount() + ", steps=" + steps + ", now=+" +
+        return "ModelRun{shards=" + store.shardCount() + ", steps=" + steps + ", reopens=" + reopens + ", now=+" +
             (clock.time() - TestStores.START_MS) + "ms}";
     }
 }

@@ -15,10 +15,14 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
+import net.jqwik.api.state.ActionChainArbitrary;
 import net.jqwik.api.state.Transformer;
 import org.agrona.ExpandableArrayBuffer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -44,6 +48,7 @@ class StoreModelBasedTest
         ByteArrayKey.of("k7"));
 
     private static final int TRIES = 150;
+    private static final int DURABLE_TRIES = 60;
     private static final int STEPS = 80;
 
     private final List<ModelRun> runs = new ArrayList<>();
@@ -56,6 +61,16 @@ class StoreModelBasedTest
 
     @Property(tries = TRIES)
     void fourShardStoreAgreesWithTheModel(@ForAll("fourShards") final ActionChain<ModelRun> chain)
+    {
+        run(chain);
+    }
+
+    /**
+     * A durable store, closed and reopened now and then (cleanly or as a crash leaves it), must still agree with the
+     * model: nothing acknowledged is lost, nothing comes back that was removed.
+     */
+    @Property(tries = DURABLE_TRIES)
+    void durableStoreAgreesWithTheModelAcrossReopens(@ForAll("durable") final ActionChain<ModelRun> chain)
     {
         run(chain);
     }
@@ -90,14 +105,34 @@ class StoreModelBasedTest
     @Provide
     Arbitrary<ActionChain<ModelRun>> fourShards()
     {
-        return chain(4);
+        return chain(4, false);
+    }
+
+    @Provide
+    Arbitrary<ActionChain<ModelRun>> durable()
+    {
+        return chain(2, true);
     }
 
     private Arbitrary<ActionChain<ModelRun>> chain(final int shards)
     {
-        return ActionChain.<ModelRun>startWith(() ->
+        return chain(shards, false);
+    }
+
+    private Arbitrary<ActionChain<ModelRun>> chain(final int shards, final boolean durable)
+    {
+        final ActionChainArbitrary<ModelRun> actions = ActionChain.<ModelRun>startWith(() ->
             {
-                final ModelRun run = new ModelRun(shards);
+                final ModelRun run;
+                try
+                {
+                    run = durable ? new ModelRun(shards, Files.createTempDirectory("agni-model-")) :
+                        new ModelRun(shards);
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
                 runs.add(run);
                 return run;
             })
@@ -125,8 +160,8 @@ class StoreModelBasedTest
             .withAction(4, advanceTime())
             .withAction(2, sweep())
             .withAction(1, scan())
-            .withAction(1, clear())
-            .withMaxTransformations(STEPS);
+            .withAction(1, clear());
+        return (durable ? actions.withAction(4, reopen()) : actions).withMaxTransformations(STEPS);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -578,6 +613,12 @@ class StoreModelBasedTest
                 while (cursor != 0);
                 assertEquals(run.model.liveKeys(), found, "keys found by a full scan");
             }));
+    }
+
+    private static Action.Independent<ModelRun> reopen()
+    {
+        return () -> Arbitraries.of(true, false).map(clean -> Transformer.<ModelRun>mutate(
+            clean ? "close and reopen" : "crash and reopen", run -> run.reopen(clean)));
     }
 
     private static Action.Independent<ModelRun> clear()

@@ -144,14 +144,6 @@ public final class ChangeRecorder
     }
 
     /**
-     * Drops the gathered changes: the operation changed nothing after all.
-     */
-    public void abandonBatch()
-    {
-        batching = false;
-    }
-
-    /**
      * Returns once every record this thread appended is on the device; does nothing when there is none since the
      * last call.
      *

@@ -447,6 +447,69 @@ public final class Shard extends ShardReads
     }
 
     /**
+     * Recovery only: gives a key this value and expiry time as they are, even a time already past (a later record may
+     * extend it; the entry is reclaimed as expired otherwise). Not logged.
+     *
+     * @param hash           the key's hash.
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param value          the value's bytes.
+     * @param valueOffset    where they start.
+     * @param valueLength    how many.
+     * @param expireAtMillis the absolute expiry time, 0 for none.
+     * @param e              a cursor.
+     */
+    public void recoverSet(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength, final long expireAtMillis,
+        final EntryCursor e)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final long stamp = acquireWrite(null);
+        try
+        {
+            final int i = findAnyLocked(tag, key, keyOffset, keyLength, e);
+            put(tag, i, e, key, keyOffset, keyLength, value, valueOffset, valueLength, null, 0, 0,
+                expireAtMillis != 0, expireAtMillis);
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Recovery only: gives a present key (expired or not) this expiry time as it is, 0 for none. Not logged.
+     *
+     * @param hash           the key's hash.
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param expireAtMillis the absolute expiry time, 0 for none.
+     * @param e              a cursor.
+     */
+    public void recoverExpire(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long expireAtMillis,
+        final EntryCursor e)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final long stamp = acquireWrite(null);
+        try
+        {
+            final int i = findAnyLocked(tag, key, keyOffset, keyLength, e);
+            if (i >= 0)
+            {
+                rewrite(tag, i, e, expireAtMillis != 0, expireAtMillis);
+            }
+        }
+        finally
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
      * Logs an expiry time changed in place.
      */
     private void logExpiry(final EntryCursor e, final long expireAt)

@@ -432,6 +432,23 @@ abstract class ShardTable
     // ------------------------------------------------------------------------------------------------------------
 
     /**
+     * Finds a key under the write lock whether its entry has expired or not.
+     *
+     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
+     * @throws IllegalStateException if an entry cannot be read: under the write lock that is corruption.
+     */
+    final int findAnyLocked(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+        if (i == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the write lock");
+        }
+        return i;
+    }
+
+    /**
      * Finds a live key for a write, removing it (and counting it expired) if its time has passed.
      *
      * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
