@@ -28,7 +28,8 @@ import java.nio.channels.SocketChannel;
  * ({@code OP_WRITE} only) until its replies are drained: a client that does not read cannot make the server
  * execute more of its commands. Nothing here allocates per command. With a store whose writes wait for the device
  * ({@code PARANOID}), the write waits for the end of the loop's iteration and its one sync
- * ({@link EventLoop#defersReplies()}, {@link #flushAfterSync}); so does an early write of many replies.
+ * ({@link EventLoop#defersReplies()}, {@link #flushAfterSync(long, boolean)}); so does an early write of many
+ * replies.
  *
  * <h2>A bounded turn</h2>
  * A turn executes at most {@link #MAX_COMMANDS_PER_TURN} commands. A connection whose query buffer grew (a large

@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * When the store makes each write wait for the device ({@link DeferredDurability#writesAwaitDurable()}, agni's
  * {@code PARANOID}), waiting inside each write would hold up every connection of the loop for every sync. Instead
  * the loop's thread defers its writes' durability ({@link DeferredDurability#deferDurability}), and a connection's
- * turn leaves its replies in its buffer and joins the loop's list ({@link #flushAfterSync}). Once per iteration,
+ * turn leaves its replies in its buffer and joins the loop's list ({@link #flushAfterSync(Connection)}). Once per iteration,
  * after every connection the selector reported and every resumed one was served, the loop waits once until every
  * write it made is durable ({@link DeferredDurability#awaitDurable}: one sync, shared with the other loops syncing
  * at the same moment) and only then writes the listed connections' replies, each connection's in order: Redis's
@@ -209,7 +209,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
                     drainDeadlineMs = nowMs + config.shutdownTimeoutMs;
                     shutdownConnections(nowMs);
                 }
-                flushAfterSync(nowMs);
+                syncThenWriteReplies(nowMs);
                 if (draining && (connections.isEmpty() || nowMs - drainDeadlineMs >= 0))
                 {
                     break;
@@ -297,7 +297,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     /**
      * The end of an iteration: one sync for every write made in it, then the replies that waited for it.
      */
-    private void flushAfterSync(final long nowMs)
+    private void syncThenWriteReplies(final long nowMs)
     {
         if (awaitingSync.isEmpty())
         {
