@@ -26,7 +26,10 @@ import java.nio.channels.SocketChannel;
  * requests therefore cost one read and one write, and one read of the clock (the sessions' last-command time, as
  * Redis stamps a client once per read). If the write is partial the connection stops reading
  * ({@code OP_WRITE} only) until its replies are drained: a client that does not read cannot make the server
- * execute more of its commands. Nothing here allocates per command.
+ * execute more of its commands. Nothing here allocates per command. With a store whose writes wait for the device
+ * ({@code PARANOID}), the write waits for the end of the loop's iteration and its one sync
+ * ({@link EventLoop#defersReplies()}, {@link #flushAfterSync(long, boolean)}); so does an early write of many
+ * replies.
  *
  * <h2>A bounded turn</h2>
  * A turn executes at most {@link #MAX_COMMANDS_PER_TURN} commands. A connection whose query buffer grew (a large
@@ -132,6 +135,12 @@ final class Connection implements RespDecoder.Listener
     private boolean inputPending;
     private long batchMillis;
     private boolean readSinceTick;
+    /**
+     * Whether replies wait for the loop's sync ({@link EventLoop#defersReplies()}), and whether this connection is
+     * on the loop's list of those waiting.
+     */
+    private final boolean deferred;
+    private boolean flushQueued;
     int index;
 
     Connection(
@@ -176,6 +185,7 @@ final class Connection implements RespDecoder.Listener
         this.decoderAuthenticated = !passwordRequired;
         this.decoder.authenticated(decoderAuthenticated);
         this.lastActivityMs = nowMs;
+        this.deferred = loop.defersReplies();
     }
 
     Session session()
@@ -495,6 +505,11 @@ final class Connection implements RespDecoder.Listener
     {
         if (out.pending() >= flushThreshold)
         {
+            if (deferred && !loop.awaitDurable())
+            {
+                disconnectReason = DisconnectReason.NOT_DURABLE;
+                return false;
+            }
             try
             {
                 if (!flush(System.nanoTime() / 1_000_000))
@@ -514,6 +529,42 @@ final class Connection implements RespDecoder.Listener
     private void afterBatch(final long nowMs) throws IOException
     {
         server.recordOutputBuffer(out.capacity());
+        if (deferred)
+        {
+            if (!flushQueued)
+            {
+                flushQueued = true;
+                loop.flushAfterSync(this);
+            }
+            return;
+        }
+        flushBatch(nowMs);
+    }
+
+    /**
+     * Writes the replies of a turn whose writes the loop has made durable ({@link EventLoop#defersReplies()}). Only
+     * the owning event loop, after its sync.
+     *
+     * @param synced whether the sync succeeded; if not, the replies are dropped and the client disconnected, since
+     *               they may confirm writes the store could not make durable.
+     */
+    void flushAfterSync(final long nowMs, final boolean synced) throws IOException
+    {
+        flushQueued = false;
+        if (state != OPEN && state != CLOSING)
+        {
+            return;
+        }
+        if (!synced)
+        {
+            close(DisconnectReason.NOT_DURABLE);
+            return;
+        }
+        flushBatch(nowMs);
+    }
+
+    private void flushBatch(final long nowMs) throws IOException
+    {
         if (flush(nowMs))
         {
             afterDrained(nowMs);
@@ -556,6 +607,10 @@ final class Connection implements RespDecoder.Listener
      */
     private boolean flush(final long nowMs) throws IOException
     {
+        if (out.pending() > 0)
+        {
+            server.faults.beforeReplyWrite(channel);
+        }
         if (out.writeTo(channel) > 0)
         {
             lastActivityMs = nowMs;

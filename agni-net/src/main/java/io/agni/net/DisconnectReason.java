@@ -14,6 +14,7 @@ final class DisconnectReason
     static final String LINGER_TIMEOUT = "closed after its last reply";
     static final String SERVER_SHUTDOWN = "server shutting down";
     static final String INTERNAL_ERROR = "internal error";
+    static final String NOT_DURABLE = "its replies wait for writes the store could not make durable";
 
     private DisconnectReason()
     {

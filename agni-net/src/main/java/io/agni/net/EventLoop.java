@@ -1,5 +1,6 @@
 package io.agni.net;
 
+import io.agni.api.DeferredDurability;
 import io.agni.protocol.command.CommandProcessor;
 import io.agni.protocol.command.CommandTable;
 import io.agni.protocol.command.Session;
@@ -36,6 +37,19 @@ import java.util.function.Consumer;
  * iteration). While the list is not empty the loop selects without blocking. A connection whose write is partial
  * is not on the list: it waits for {@code OP_WRITE} and asks again once drained.
  *
+ * <h2>Replies after the sync</h2>
+ * When the store makes each write wait for the device ({@link DeferredDurability#writesAwaitDurable()}, agni's
+ * {@code PARANOID}), waiting inside each write would hold up every connection of the loop for every sync. Instead
+ * the loop's thread defers its writes' durability ({@link DeferredDurability#deferDurability}), and a connection's
+ * turn leaves its replies in its buffer and joins the loop's list ({@link #flushAfterSync(Connection)}). Once per iteration,
+ * after every connection the selector reported and every resumed one was served, the loop waits once until every
+ * write it made is durable ({@link DeferredDurability#awaitDurable}: one sync, shared with the other loops syncing
+ * at the same moment) and only then writes the listed connections' replies, each connection's in order: Redis's
+ * {@code appendfsync always}, which syncs in {@code beforeSleep} and sends the replies after it. A reply written
+ * early (a connection with a quarter of a megabyte of replies waiting) waits for the sync first. If the sync fails,
+ * the replies that wait for it are never sent: their clients are disconnected (the outcome of their writes is
+ * unknown, as after any failed write), and the store, now read-only, refuses every later write with an error reply.
+ *
  * <h2>Eviction</h2>
  * When the clients' buffers pass the server's client-memory limit, {@link ClientMemory} chooses the largest clients
  * to disconnect; a client of this loop chosen while another loop's connection grew is handed over with
@@ -67,6 +81,13 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
     private final ArrayList<Connection> connections = new ArrayList<>();
     private ArrayList<Connection> inputPending = new ArrayList<>();
     private ArrayList<Connection> resuming = new ArrayList<>();
+    /**
+     * The store, when its writes wait for the device and the loop makes them wait once per iteration instead;
+     * {@code null} otherwise.
+     */
+    private final DeferredDurability durability;
+    private final ArrayList<Connection> awaitingSync = new ArrayList<>();
+    private boolean syncFailed;
     private final long tickMs;
     private final Thread thread;
     private volatile boolean shutdownRequested;
@@ -85,6 +106,8 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
             Math.max(MIN_TICK_MS, Math.min(MAX_TICK_MS, config.idleTimeoutMs / 10)) : MAX_TICK_MS;
         this.selector = Selector.open();
         this.thread = new Thread(this, name);
+        this.durability = config.store instanceof DeferredDurability deferred && deferred.writesAwaitDurable() ?
+            deferred : null;
     }
 
     void start()
@@ -152,6 +175,10 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         Throwable failure = null;
         try
         {
+            if (durability != null)
+            {
+                durability.deferDurability(true);
+            }
             long nowMs = nowMs();
             nextTickMs = nowMs + tickMs;
             while (true)
@@ -176,18 +203,16 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
                     tick(nowMs);
                     nextTickMs = nowMs + tickMs;
                 }
-                if (shutdownRequested)
+                if (shutdownRequested && !draining)
                 {
-                    if (!draining)
-                    {
-                        draining = true;
-                        drainDeadlineMs = nowMs + config.shutdownTimeoutMs;
-                        shutdownConnections(nowMs);
-                    }
-                    if (connections.isEmpty() || nowMs - drainDeadlineMs >= 0)
-                    {
-                        break;
-                    }
+                    draining = true;
+                    drainDeadlineMs = nowMs + config.shutdownTimeoutMs;
+                    shutdownConnections(nowMs);
+                }
+                syncThenWriteReplies(nowMs);
+                if (draining && (connections.isEmpty() || nowMs - drainDeadlineMs >= 0))
+                {
+                    break;
                 }
             }
         }
@@ -224,6 +249,82 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
         {
             serve((Connection)key.attachment(), key.readyOps());
         }
+    }
+
+    /**
+     * Whether replies wait for the loop's sync once per iteration ("Replies after the sync").
+     *
+     * @return {@code true} when the store's writes wait for the device.
+     */
+    boolean defersReplies()
+    {
+        return durability != null;
+    }
+
+    /**
+     * Has a connection's replies written once this iteration's writes are durable. Only this loop's thread, at most
+     * once per connection and iteration.
+     */
+    void flushAfterSync(final Connection connection)
+    {
+        awaitingSync.add(connection);
+    }
+
+    /**
+     * Waits until every write this loop's thread made is durable. Only this loop's thread, when
+     * {@link #defersReplies()}.
+     *
+     * @return {@code false} if a sync failed in this iteration: replies that wait for one must not be sent.
+     */
+    boolean awaitDurable()
+    {
+        try
+        {
+            durability.awaitDurable();
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!syncFailed)
+            {
+                server.warnings.durabilityFailures.warn("the store could not make this event loop's writes " +
+                    "durable; disconnecting the clients whose replies waited for them: {}", ex.toString());
+            }
+            syncFailed = true;
+        }
+        return !syncFailed;
+    }
+
+    /**
+     * The end of an iteration: one sync for every write made in it, then the replies that waited for it.
+     */
+    private void syncThenWriteReplies(final long nowMs)
+    {
+        if (awaitingSync.isEmpty())
+        {
+            syncFailed = false;
+            return;
+        }
+        final boolean synced = awaitDurable();
+        for (int i = 0, size = awaitingSync.size(); i < size; i++)
+        {
+            final Connection connection = awaitingSync.get(i);
+            try
+            {
+                connection.flushAfterSync(nowMs, synced);
+            }
+            catch (final IOException | CancelledKeyException ex)
+            {
+                LOG.debug("{}: {}", connection, ex.toString());
+                connection.close(DisconnectReason.IO_ERROR);
+            }
+            catch (final RuntimeException ex)
+            {
+                server.warnings.internalErrors.warn("unexpected failure serving {}: {}", connection, ex.toString());
+                connection.close(DisconnectReason.INTERNAL_ERROR);
+            }
+        }
+        awaitingSync.clear();
+        syncFailed = false;
     }
 
     /**

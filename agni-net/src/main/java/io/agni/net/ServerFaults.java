@@ -42,4 +42,14 @@ interface ServerFaults
     default void loopIteration()
     {
     }
+
+    /**
+     * Called by an event loop right before it writes a connection's waiting replies to its socket: what it throws
+     * is a failure of that connection. Tests also watch here when replies leave.
+     *
+     * @param channel the connection's socket.
+     */
+    default void beforeReplyWrite(final SocketChannel channel)
+    {
+    }
 }

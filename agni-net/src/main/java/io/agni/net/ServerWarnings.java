@@ -19,6 +19,7 @@ final class ServerWarnings
     final RateLimitedWarnings protectedModeRefused;
     final RateLimitedWarnings internalErrors;
     final RateLimitedWarnings acceptFailures;
+    final RateLimitedWarnings durabilityFailures;
 
     ServerWarnings(final Logger log)
     {
@@ -35,5 +36,6 @@ final class ServerWarnings
         protectedModeRefused = new RateLimitedWarnings(log, intervalNs);
         internalErrors = new RateLimitedWarnings(log, intervalNs);
         acceptFailures = new RateLimitedWarnings(log, intervalNs);
+        durabilityFailures = new RateLimitedWarnings(log, intervalNs);
     }
 }

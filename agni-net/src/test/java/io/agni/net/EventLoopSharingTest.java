@@ -114,7 +114,25 @@ class EventLoopSharingTest
     }
 
     /**
-     * The store, but its first scan, and a read of the key {@code slow}, wait until released.
+     * Whether a zero-copy {@code getAll} (MGET's) reads the key {@code slow}.
+     */
+    private static boolean readsSlow(final Object[] args)
+    {
+        final DirectBuffer keys = (DirectBuffer)args[0];
+        final int[] offsets = (int[])args[1];
+        final int[] lengths = (int[])args[2];
+        for (int i = 0; i < (Integer)args[3]; i++)
+        {
+            if (lengths[i] == 4 && keys.getByte(offsets[i]) == 's')
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The store, but its first scan, and a read of the key {@code slow} (by GET or MGET), wait until released.
      */
     private static AgniStore held(final AgniStore store, final CountDownLatch entered, final CountDownLatch release)
     {
@@ -122,7 +140,8 @@ class EventLoopSharingTest
             (proxy, method, args) ->
             {
                 final boolean slowRead = method.getName().equals("get") && args.length == 5 &&
-                    ((Integer)args[2]) == 4 && ((DirectBuffer)args[0]).getByte((Integer)args[1]) == 's';
+                    ((Integer)args[2]) == 4 && ((DirectBuffer)args[0]).getByte((Integer)args[1]) == 's' ||
+                    method.getName().equals("getAll") && args.length == 7 && readsSlow(args);
                 if ((method.getName().equals("scan") || slowRead) && entered.getCount() > 0)
                 {
                     entered.countDown();

@@ -2,6 +2,9 @@ package io.agni.store;
 
 import io.agni.api.AgniStore;
 import io.agni.api.CapacityExceededException;
+import io.agni.api.CheckpointStatus;
+import io.agni.api.Checkpointing;
+import io.agni.api.DeferredDurability;
 import io.agni.api.Durability;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
@@ -45,8 +48,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Memory</h2>
  * Nothing is sized up front: index tables double and segments are added as entries arrive, within the memory
  * budget. {@link #stats()} reports the bytes held and the bytes of live entries.
+ *
+ * <h2>Durability</h2>
+ * Opened with a directory, the store keeps its data across restarts (docs/durability.md). As {@link Checkpointing}
+ * it takes snapshots on demand, in the caller's thread or its own, and reports their status; as
+ * {@link DeferredDurability} it lets a thread that serves many clients wait once for the syncs of all its writes.
  */
-public final class OffHeapStore implements AgniStore
+public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDurability
 {
     /**
      * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
@@ -175,6 +183,7 @@ public final class OffHeapStore implements AgniStore
      * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
      * @throws io.agni.api.AgniException if the snapshot cannot be written; the previous one and the log stay.
      */
+    @Override
     public void checkpoint()
     {
         if (durability == null)
@@ -194,6 +203,56 @@ public final class OffHeapStore implements AgniStore
         {
             gate.exit(c);
         }
+    }
+
+    /**
+     * Starts a checkpoint on a thread of the store's own, unless one is running (docs/durability.md); a failure is
+     * logged and shows in {@link #checkpointStatus()}.
+     *
+     * @return whether a checkpoint was started.
+     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
+     * @throws StoreClosedException  if the store is closed.
+     */
+    @Override
+    public boolean checkpointInBackground()
+    {
+        if (durability == null)
+        {
+            throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return durability.checkpointInBackground(gate, name);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    @Override
+    public CheckpointStatus checkpointStatus()
+    {
+        return durability == null ? CheckpointStatus.NONE : durability.status();
+    }
+
+    @Override
+    public boolean writesAwaitDurable()
+    {
+        return durability() == Durability.PARANOID;
+    }
+
+    @Override
+    public void deferDurability(final boolean defer)
+    {
+        gate.deferDurability(defer);
+    }
+
+    @Override
+    public void awaitDurable()
+    {
+        gate.awaitDurable();
     }
 
     /**
@@ -256,6 +315,7 @@ public final class OffHeapStore implements AgniStore
      *
      * @return the preset it was opened with.
      */
+    @Override
     public Durability durability()
     {
         return durability == null ? Durability.NONE : durability.durability();

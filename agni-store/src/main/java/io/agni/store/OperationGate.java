@@ -80,7 +80,7 @@ final class OperationGate
     {
         try
         {
-            if (awaitDurable && c.inFlight() == 1)
+            if (awaitDurable && c.inFlight() == 1 && !c.deferDurability)
             {
                 // After every lock is released, so writers of other shards and threads can share the sync.
                 c.changes.awaitDurable();
@@ -89,6 +89,41 @@ final class OperationGate
         finally
         {
             c.markExited();
+        }
+    }
+
+    /**
+     * Makes the calling thread's operations return without waiting for their log records to be on the device, or
+     * wait again; see {@link io.agni.api.DeferredDurability}. The calling thread.
+     *
+     * @param defer whether to return at once.
+     */
+    void deferDurability(final boolean defer)
+    {
+        local.get().deferDurability = defer;
+    }
+
+    /**
+     * Returns once every record the calling thread appended is on the device; group commit with every other thread
+     * waiting meanwhile. The calling thread.
+     *
+     * @throws StoreClosedException if the store is closed.
+     * @throws io.agni.api.StoreReadOnlyException if the sync failed.
+     */
+    void awaitDurable()
+    {
+        final ThreadContext c = enter();
+        try
+        {
+            final ChangeRecorder changes = c.changes;
+            if (changes != null)
+            {
+                changes.awaitDurable();
+            }
+        }
+        finally
+        {
+            exit(c);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.agni.store;
 
+import io.agni.api.CheckpointStatus;
 import io.agni.api.Durability;
 import io.agni.api.StoreClosedException;
 import io.agni.store.arena.EntryCursor;
@@ -17,13 +18,15 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * An {@link OffHeapStore}'s side of its directory: rebuilds the store from a snapshot and the log while it opens,
  * through the store's own operations before the log is attached (so nothing is logged twice), and lists its entries
  * for snapshots, shard by shard under each shard's read lock (every shard at once for a snapshot with no log behind
- * it).
+ * it). Runs the checkpoints asked for in the background on a thread of their own, one at a time, and reports their
+ * status.
  */
 final class StoreDurability implements PersistentState
 {
@@ -44,6 +47,11 @@ final class StoreDurability implements PersistentState
     private Persistence persistence;
     private Thread background;
     private long lastWarningNanos;
+    /**
+     * Set while a checkpoint asked for with {@link #checkpointInBackground} is starting or running; a CAS from
+     * {@code false} is what lets a caller start one.
+     */
+    private final AtomicBoolean backgroundCheckpoint = new AtomicBoolean();
 
     private StoreDurability(final OffHeapStore store, final Shard[] shards, final EpochClock clock)
     {
@@ -170,6 +178,86 @@ final class StoreDurability implements PersistentState
     void checkpoint() throws IOException
     {
         persistence.checkpoint(this);
+    }
+
+    /**
+     * Starts a checkpoint on a new thread, unless one is running.
+     *
+     * @return whether one was started.
+     */
+    boolean checkpointInBackground(final OperationGate gate, final String name)
+    {
+        if (persistence.checkpointRunning() || !backgroundCheckpoint.compareAndSet(false, true))
+        {
+            return false;
+        }
+        try
+        {
+            final Thread thread = new Thread(() -> runBackgroundCheckpoint(gate), name + " checkpoint");
+            thread.setDaemon(true);
+            thread.start();
+            return true;
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            backgroundCheckpoint.set(false);
+            throw ex;
+        }
+    }
+
+    private void runBackgroundCheckpoint(final OperationGate gate)
+    {
+        try
+        {
+            final ThreadContext c;
+            try
+            {
+                c = gate.enter();
+            }
+            catch (final StoreClosedException ex)
+            {
+                return;
+            }
+            try
+            {
+                persistence.checkpoint(this);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                LOG.warn("{}: the background checkpoint failed; the previous snapshot and the log stay",
+                    persistence.directory(), ex);
+            }
+            finally
+            {
+                gate.exit(c);
+            }
+        }
+        finally
+        {
+            backgroundCheckpoint.set(false);
+        }
+    }
+
+    /**
+     * What the checkpoints have done and whether one is running.
+     */
+    CheckpointStatus status()
+    {
+        final LogWriter log = persistence.log();
+        return CheckpointStatus.builder()
+            .inProgress(backgroundCheckpoint.get() || persistence.checkpointRunning())
+            .lastCheckpointMillis(Math.max(0, persistence.lastSnapshotMillis()))
+            .lastCheckpointFailed(persistence.lastCheckpointFailed())
+            .lastDurationMillis(toMillis(persistence.lastCheckpointNanos()))
+            .currentDurationMillis(toMillis(persistence.currentCheckpointNanos()))
+            .changesSinceCheckpoint(persistence.changesSinceSnapshot())
+            .logFailed(log != null && log.failure() != null)
+            .build();
+    }
+
+    private static long toMillis(final long nanos)
+    {
+        return nanos < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
     /**

@@ -1,9 +1,12 @@
 package io.agni.net.launcher;
 
+import io.agni.api.Durability;
 import io.agni.net.AgniServerBuilder;
 import io.agni.store.OffHeapStoreBuilder;
 
+import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -27,6 +30,8 @@ final class LauncherOptions
     static final String MAX_QUERY_BUFFER = "--max-query-buffer";
     static final String MAX_OUTPUT_BUFFER = "--max-output-buffer";
     static final String MAX_CLIENT_MEMORY = "--max-client-memory";
+    static final String DIR = "--dir";
+    static final String DURABILITY = "--durability";
     static final String HELP = "--help";
     static final String VERSION = "--version";
 
@@ -44,6 +49,8 @@ final class LauncherOptions
     Long maxQueryBuffer;
     Long maxOutputBuffer;
     Long maxClientMemory;
+    Path dir;
+    Durability durability;
 
     private LauncherOptions()
     {
@@ -117,6 +124,8 @@ final class LauncherOptions
             case MAX_QUERY_BUFFER:
             case MAX_OUTPUT_BUFFER:
             case MAX_CLIENT_MEMORY:
+            case DIR:
+            case DURABILITY:
                 return true;
             default:
                 return false;
@@ -168,9 +177,66 @@ final class LauncherOptions
             case MAX_CLIENT_MEMORY:
                 maxClientMemory = parseSize(name, value);
                 break;
+            case DIR:
+                dir = parsePath(name, value);
+                break;
+            case DURABILITY:
+                durability = parseDurability(name, value);
+                break;
             default:
                 throw new IllegalStateException("flag without a setter: " + name);
         }
+    }
+
+    private static Path parsePath(final String name, final String value) throws UsageException
+    {
+        try
+        {
+            return Path.of(requireNonEmpty(name, value));
+        }
+        catch (final java.nio.file.InvalidPathException ex)
+        {
+            throw new UsageException(name + " must be a path, " + ex.getReason() + ": " + name + "=" + value);
+        }
+    }
+
+    private static Durability parseDurability(final String name, final String value) throws UsageException
+    {
+        for (final Durability durability : Durability.values())
+        {
+            if (durability.name().equalsIgnoreCase(value))
+            {
+                return durability;
+            }
+        }
+        throw new UsageException(name + " must be none, fast, durable or paranoid: " + name + "=" + value);
+    }
+
+    /**
+     * The durability the store is opened with: as given, else {@code durable} with a directory and {@code none}
+     * without.
+     *
+     * @return the preset.
+     * @throws UsageException if a preset that keeps data on disk was given without a directory, or {@code none}
+     *                        with one.
+     */
+    Durability effectiveDurability() throws UsageException
+    {
+        if (durability == null)
+        {
+            return dir == null ? Durability.NONE : Durability.DURABLE;
+        }
+        if (durability != Durability.NONE && dir == null)
+        {
+            throw new UsageException(DURABILITY + " " + durability.name().toLowerCase(Locale.ROOT) + " needs " + DIR +
+                ": the store keeps its data on disk in a directory");
+        }
+        if (durability == Durability.NONE && dir != null)
+        {
+            throw new UsageException(DURABILITY + " none keeps nothing on disk, so it takes no " + DIR + ": " + DIR +
+                "=" + dir);
+        }
+        return durability;
     }
 
     private static String requireNonEmpty(final String name, final String value) throws UsageException
@@ -269,13 +335,22 @@ final class LauncherOptions
             option("", "largest clients are disconnected, 0 for no limit (default: a quarter") +
             option("", "of the direct-memory limit, at most 1gb; here " +
                 MemorySize.format(defaults.maxClientMemory) + ")") +
+            option("--dir PATH", "keep the data in this directory, created if missing, which one") +
+            option("", "server at a time may hold (default: none, the data is in memory only)") +
+            option("--durability PRESET", "none, fast, durable or paranoid (default: durable with --dir,") +
+            option("", "none without); see docs/durability.md:") +
+            option("", "fast: snapshots only, taken at SAVE, BGSAVE and shutdown") +
+            option("", "durable: a write is in the log before its reply; survives a crash") +
+            option("", "paranoid: and on the device (fsync) before its reply; survives") +
+            option("", "a power loss") +
             option("--version", "print the version and exit") +
             option("--help, -h", "print this help and exit") +
             n +
             "SIZE is bytes, or a number and a unit as in Redis: k=1000, kb=1024, m, mb, g, gb (100mb, 1gb)." + n +
             "The direct-memory limit is -XX:MaxDirectMemorySize, or the maximum heap size (-Xmx) if not set;" + n +
             "the heap holds no data: -Xmx512m suits most workloads (see docs/operations.md)." + n +
-            "SIGTERM or Ctrl-C stops accepting, flushes replies already computed, then closes the store." + n +
+            "SIGTERM or Ctrl-C stops accepting, flushes replies already computed, then closes the store" + n +
+            "(with --dir: a last snapshot; wait for the process to exit before you copy the directory)." + n +
             "Logs go to stderr; -Dorg.slf4j.simpleLogger.defaultLogLevel=debug also logs every connection." + n;
     }
 

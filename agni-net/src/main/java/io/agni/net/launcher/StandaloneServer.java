@@ -1,5 +1,6 @@
 package io.agni.net.launcher;
 
+import io.agni.api.Durability;
 import io.agni.net.AgniServer;
 import io.agni.net.AgniServerBuilder;
 import io.agni.store.OffHeapStore;
@@ -7,7 +8,10 @@ import io.agni.store.OffHeapStoreBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -26,15 +30,18 @@ final class StandaloneServer implements AutoCloseable
     private final AgniServer server;
     private final int shards;
     private final MemoryPlan memory;
+    private final Path directory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private StandaloneServer(
-        final OffHeapStore store, final AgniServer server, final int shards, final MemoryPlan memory)
+        final OffHeapStore store, final AgniServer server, final int shards, final MemoryPlan memory,
+        final Path directory)
     {
         this.store = store;
         this.server = server;
         this.shards = shards;
         this.memory = memory;
+        this.directory = directory;
     }
 
     /**
@@ -59,7 +66,10 @@ final class StandaloneServer implements AutoCloseable
      * @param options     the parsed command line.
      * @param beforeStart given the server before it starts (tests make its threads fail here).
      * @return the running server; the caller closes it.
-     * @throws UsageException if a value is out of range or settings conflict.
+     * @throws UsageException        if a value is out of range or settings conflict.
+     * @throws UncheckedIOException  if the address cannot be bound or the directory cannot be read or written.
+     * @throws IllegalStateException if the JVM lacks the flag Agrona needs, or the directory is held by another
+     *                               store or damaged; the message names the directory.
      */
     static StandaloneServer open(final LauncherOptions options, final Consumer<AgniServer> beforeStart)
         throws UsageException
@@ -69,6 +79,8 @@ final class StandaloneServer implements AutoCloseable
         final OffHeapStoreBuilder storeBuilder = OffHeapStore.builder();
         final int shards = options.shards != null ? options.shards : OffHeapStoreBuilder.defaultShards();
         storeBuilder.shards(shards);
+        final Durability durability = options.effectiveDurability();
+        storeBuilder.directory(options.dir).durability(durability);
         final OffHeapStore store;
         try
         {
@@ -78,6 +90,16 @@ final class StandaloneServer implements AutoCloseable
         {
             throw new UsageException(
                 LauncherOptions.SHARDS + "/" + LauncherOptions.MAX_MEMORY + ": " + ex.getMessage());
+        }
+        catch (final UncheckedIOException | IllegalStateException ex)
+        {
+            throw ex;
+        }
+        catch (final RuntimeException ex)
+        {
+            // The directory is held by another store (in this process or another), or its files are damaged: the
+            // message names the directory, and for a holder, who holds it.
+            throw new IllegalStateException(ex.getMessage(), ex);
         }
         try
         {
@@ -94,7 +116,7 @@ final class StandaloneServer implements AutoCloseable
             }
             beforeStart.accept(server);
             server.start();
-            final StandaloneServer standalone = new StandaloneServer(store, server, shards, memory);
+            final StandaloneServer standalone = new StandaloneServer(store, server, shards, memory, options.dir);
             standalone.logReady();
             return standalone;
         }
@@ -142,12 +164,20 @@ final class StandaloneServer implements AutoCloseable
         final long budget = store.stats().budgetBytes();
         final String host = server.localAddress().getAddress().getHostAddress();
         LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, " +
-            "{} byte client memory limit, pid {}", ServerMain.version(), host.indexOf(':') >= 0 ? "[" + host + "]" :
-            host, server.port(), shards, budget, memory.maxClientMemory, ProcessHandle.current().pid());
+            "{} byte client memory limit, durability {}, pid {}", ServerMain.version(),
+            host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget, memory.maxClientMemory,
+            durabilityText(), ProcessHandle.current().pid());
         for (final String warning : memory.warnings)
         {
             LOG.warn(warning);
         }
+    }
+
+    private String durabilityText()
+    {
+        final String preset = store.durability().name().toLowerCase(Locale.ROOT);
+        return store.durability() == Durability.NONE ? preset + " (the data is in memory only)" :
+            preset + " in " + directory.toAbsolutePath();
     }
 
     /**

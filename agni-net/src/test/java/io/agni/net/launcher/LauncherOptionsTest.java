@@ -1,6 +1,9 @@
 package io.agni.net.launcher;
 
+import io.agni.api.Durability;
 import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,6 +30,8 @@ class LauncherOptionsTest
         assertNull(options.maxQueryBuffer);
         assertNull(options.maxOutputBuffer);
         assertNull(options.maxClientMemory);
+        assertNull(options.dir);
+        assertNull(options.durability);
     }
 
     @Test
@@ -92,6 +97,30 @@ class LauncherOptionsTest
     }
 
     @Test
+    void parsesTheDirectoryAndTheDurabilityInAnyCase() throws UsageException
+    {
+        final LauncherOptions options = LauncherOptions.parse("--dir=data", "--durability", "Paranoid");
+        assertEquals(Path.of("data"), options.dir);
+        assertEquals(Durability.PARANOID, options.durability);
+        assertEquals(Durability.PARANOID, options.effectiveDurability());
+        assertEquals(Durability.FAST, LauncherOptions.parse("--dir", "d", "--durability=fast").effectiveDurability());
+        assertEquals("--dir needs a value", usageError("--dir="));
+        assertEquals("--durability must be none, fast, durable or paranoid: --durability=always",
+            usageError("--durability", "always"));
+    }
+
+    @Test
+    void theDurabilityIsDurableWithADirectoryAndNoneWithout() throws UsageException
+    {
+        assertEquals(Durability.DURABLE, LauncherOptions.parse("--dir", "d").effectiveDurability());
+        assertEquals(Durability.NONE, LauncherOptions.parse().effectiveDurability());
+        assertEquals(Durability.NONE, LauncherOptions.parse("--durability", "none").effectiveDurability());
+        assertEquals("--durability durable needs --dir: the store keeps its data on disk in a directory",
+            assertThrows(UsageException.class,
+                () -> LauncherOptions.parse("--durability", "durable").effectiveDurability()).getMessage());
+    }
+
+    @Test
     void rejectsAFlagGivenTwice()
     {
         assertEquals("--port given more than once", usageError("--port", "1", "--port=2"));
@@ -103,7 +132,7 @@ class LauncherOptionsTest
         final String usage = LauncherOptions.usage();
         for (final String flag : new String[]{"--port", "--bind", "--threads", "--shards", "--max-memory",
             "--requirepass", "--protected-mode", "--max-clients", "--timeout", "--max-query-buffer",
-            "--max-output-buffer", "--help", "--version"})
+            "--max-output-buffer", "--max-client-memory", "--dir", "--durability", "--help", "--version"})
         {
             assertTrue(usage.contains(flag), flag);
         }

@@ -269,7 +269,7 @@ class ServerMainTest
         return running.get(0);
     }
 
-    private static int awaitPort(final Process process, final Path logFile) throws InterruptedException
+    static int awaitPort(final Process process, final Path logFile) throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() - deadline < 0)
@@ -288,7 +288,7 @@ class ServerMainTest
         return fail("the server did not log that it is ready within 30 s:\n" + read(logFile));
     }
 
-    private static String read(final Path file)
+    static String read(final Path file)
     {
         try
         {
@@ -300,7 +300,7 @@ class ServerMainTest
         }
     }
 
-    private static String exchange(final int port, final String inline) throws IOException
+    static String exchange(final int port, final String inline) throws IOException
     {
         return exchange(port, inline, 1);
     }
@@ -308,7 +308,7 @@ class ServerMainTest
     /**
      * Sends inline commands on a new connection and returns the last of {@code replies} one-line replies.
      */
-    private static String exchange(final int port, final String inline, final int replies) throws IOException
+    static String exchange(final int port, final String inline, final int replies) throws IOException
     {
         try (Socket socket = new Socket())
         {

@@ -65,6 +65,7 @@ public final class CommandTable
         final Builder builder = new Builder();
         ConnectionCommands.register(builder);
         ServerCommands.register(builder);
+        PersistenceCommands.register(builder);
         StringCommands.register(builder);
         KeyspaceCommands.register(builder);
         return builder.build();

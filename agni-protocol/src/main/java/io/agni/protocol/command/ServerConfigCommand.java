@@ -1,5 +1,7 @@
 package io.agni.protocol.command;
 
+import io.agni.api.Checkpointing;
+import io.agni.api.Durability;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 
@@ -20,9 +22,10 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
  * password is never revealed.
  *
  * <h2>Changing them</h2>
- * Nothing can be changed at runtime. {@code CONFIG SET} accepts only the one value agni supports for {@code save}
- * ({@code ""}), {@code appendonly} ({@code no}) and {@code maxmemory-policy} ({@code noeviction}), as no-ops, so
- * that tools which switch persistence off before a benchmark work; any other value is refused with the reason, and
+ * Nothing can be changed at runtime. {@code CONFIG SET} accepts only the current value of {@code save}
+ * ({@code ""}), {@code appendonly} ({@code yes} when the store logs every write, else {@code no}) and
+ * {@code maxmemory-policy} ({@code noeviction}), as no-ops, so that tools which switch persistence off before a
+ * benchmark work on a server that has none; any other value is refused with the reason, and
  * the other parameters with Redis's immutable-config error. Every pair is checked before any reply, so a failed
  * {@code CONFIG SET} changes nothing. {@code CONFIG RESETSTAT} is not supported: the store's counters cannot be
  * reset.
@@ -30,24 +33,26 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
 final class ServerConfigCommand
 {
     private static final List<Parameter> PARAMETERS = List.of(
-        new Parameter("appendonly", c -> "no", "no", "argument must be 'no' (agni does not persist)"),
-        new Parameter("bind", c -> c.server().bindAddress(), null, null),
+        new Parameter("appendonly", ServerConfigCommand::appendOnly, true, c -> "argument must be '" + appendOnly(c) +
+            "' (the store's durability is chosen when it is opened)"),
+        new Parameter("bind", c -> c.server().bindAddress(), false, null),
         new Parameter(
-            "client-output-buffer-limit", ServerConfigCommand::outputBufferLimit, null, null),
+            "client-output-buffer-limit", ServerConfigCommand::outputBufferLimit, false, null),
         new Parameter(
-            "client-query-buffer-limit", c -> Long.toString(c.server().maxQueryBuffer()), null, null),
-        new Parameter("cluster-enabled", c -> "no", null, null),
-        new Parameter("databases", c -> "1", null, null),
-        new Parameter("maxclients", c -> Integer.toString(c.server().maxClients()), null, null),
-        new Parameter("maxmemory", c -> Long.toString(c.store().stats().budgetBytes()), null, null),
-        new Parameter("maxmemory-clients", c -> Long.toString(c.server().maxClientMemory()), null, null),
+            "client-query-buffer-limit", c -> Long.toString(c.server().maxQueryBuffer()), false, null),
+        new Parameter("cluster-enabled", c -> "no", false, null),
+        new Parameter("databases", c -> "1", false, null),
+        new Parameter("maxclients", c -> Integer.toString(c.server().maxClients()), false, null),
+        new Parameter("maxmemory", c -> Long.toString(c.store().stats().budgetBytes()), false, null),
+        new Parameter("maxmemory-clients", c -> Long.toString(c.server().maxClientMemory()), false, null),
+        new Parameter("maxmemory-policy", c -> "noeviction", true,
+            c -> "argument(s) must be one of the following: noeviction"),
+        new Parameter("port", c -> Integer.toString(c.server().tcpPort()), false, null),
         new Parameter(
-            "maxmemory-policy", c -> "noeviction", "noeviction", "argument(s) must be one of the following: noeviction"),
-        new Parameter("port", c -> Integer.toString(c.server().tcpPort()), null, null),
-        new Parameter(
-            "proto-max-bulk-len", c -> Integer.toString(c.server().protocolLimits().maxBulkLength()), null, null),
-        new Parameter("save", c -> "", "", "argument must be '' (agni does not persist)"),
-        new Parameter("timeout", c -> Long.toString(c.server().idleTimeoutSeconds()), null, null));
+            "proto-max-bulk-len", c -> Integer.toString(c.server().protocolLimits().maxBulkLength()), false, null),
+        new Parameter("save", c -> "", true, c -> "argument must be '' (agni has no save schedule: its store " +
+            "checkpoints as its log grows, and on SAVE and BGSAVE)"),
+        new Parameter("timeout", c -> Long.toString(c.server().idleTimeoutSeconds()), false, null));
 
     static final Subcommands SUBCOMMANDS = new Subcommands(
         "config",
@@ -118,7 +123,7 @@ final class ServerConfigCommand
                 context.out().error("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
                 return;
             }
-            if (parameter.onlyValue() == null)
+            if (!parameter.settable())
             {
                 configSetFailed(context, name, "can't set immutable config");
                 return;
@@ -132,9 +137,9 @@ final class ServerConfigCommand
         }
         for (int i = 0; i < parameters.length; i++)
         {
-            if (!args.asString(3 + 2 * i).equalsIgnoreCase(parameters[i].onlyValue()))
+            if (!args.asString(3 + 2 * i).equalsIgnoreCase(parameters[i].value().apply(context)))
             {
-                configSetFailed(context, parameters[i].name(), parameters[i].valueError());
+                configSetFailed(context, parameters[i].name(), parameters[i].valueError().apply(context));
                 return;
             }
         }
@@ -186,11 +191,22 @@ final class ServerConfigCommand
     }
 
     /**
-     * A {@code CONFIG} parameter: its name, how to read its value, and the one value {@code CONFIG SET} accepts
-     * ({@code null} when it is immutable in agni) with the reason given for any other.
+     * {@code yes} when every write is logged ({@code DURABLE}, {@code PARANOID}), as Redis's AOF.
+     */
+    private static String appendOnly(final CommandContext context)
+    {
+        final Checkpointing store = PersistenceCommands.onDisk(context.store());
+        final Durability durability = store == null ? Durability.NONE : store.durability();
+        return durability == Durability.DURABLE || durability == Durability.PARANOID ? "yes" : "no";
+    }
+
+    /**
+     * A {@code CONFIG} parameter: its name, how to read its value, whether {@code CONFIG SET} accepts it (then only
+     * with its current value, as a no-op), and the reason given for any other value.
      */
     private record Parameter(
-        String name, Function<CommandContext, String> value, String onlyValue, String valueError)
+        String name, Function<CommandContext, String> value, boolean settable,
+        Function<CommandContext, String> valueError)
     {
     }
 

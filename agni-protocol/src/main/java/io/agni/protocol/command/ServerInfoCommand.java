@@ -1,5 +1,8 @@
 package io.agni.protocol.command;
 
+import io.agni.api.CheckpointStatus;
+import io.agni.api.Checkpointing;
+import io.agni.api.Durability;
 import io.agni.api.StoreStats;
 import io.agni.protocol.RespArgs;
 
@@ -21,9 +24,10 @@ import java.util.Properties;
  * select them, and unknown sections are ignored. Each has the fields tools read, with Redis's names and formats,
  * plus a few {@code agni_} fields. The memory fields count off-heap memory, not the JVM heap: {@code used_memory}
  * is the store's plus the clients' buffers ({@code mem_clients_normal}), {@code used_memory_dataset} the store's
- * live entries, {@code maxmemory} the store's budget;
- * persistence, replication and cluster report "none"; {@code avg_ttl} is 0 because agni does not track it, and
- * {@code total_commands_processed} is left out because nothing counts it cheaply.
+ * live entries, {@code maxmemory} the store's budget; persistence reports the store's checkpoints and log when it
+ * keeps its data on disk ({@link Checkpointing}), replication and cluster report "none"; {@code avg_ttl} is 0
+ * because agni does not track it, and {@code total_commands_processed} is left out because nothing counts it
+ * cheaply.
  */
 final class ServerInfoCommand
 {
@@ -94,7 +98,7 @@ final class ServerInfoCommand
                 memorySection(stats, context.server(), info);
                 break;
             case "persistence":
-                persistenceSection(context.server(), info);
+                persistenceSection(context, info);
                 break;
             case "stats":
                 statsSection(stats, context.server(), info);
@@ -156,17 +160,47 @@ final class ServerInfoCommand
             .append("maxmemory_policy:noeviction\r\n");
     }
 
-    private static void persistenceSection(final ServerContext server, final StringBuilder info)
+    /**
+     * Redis's fields that agni can fill: a checkpoint is both an RDB save ({@code rdb_bgsave_in_progress}, whoever
+     * started it) and, with a log, an AOF rewrite (a new base, the old log dropped); {@code aof_enabled} is 1 when
+     * every write is logged ({@code DURABLE}, {@code PARANOID}). A store that keeps nothing on disk has no save
+     * times or changes to report, and those fields are left out; so is {@code rdb_changes_since_last_save} when the
+     * store keeps no log to count changes in ({@code FAST}).
+     */
+    private static void persistenceSection(final CommandContext context, final StringBuilder info)
     {
+        final Checkpointing store = PersistenceCommands.onDisk(context.store());
+        final Durability durability = store == null ? Durability.NONE : store.durability();
+        final CheckpointStatus status = store == null ? CheckpointStatus.NONE : store.checkpointStatus();
+        final boolean aof = durability == Durability.DURABLE || durability == Durability.PARANOID;
         info.append("# Persistence\r\n")
             .append("loading:0\r\n")
-            .append("async_loading:0\r\n")
-            .append("rdb_changes_since_last_save:0\r\n")
-            .append("rdb_bgsave_in_progress:0\r\n")
-            .append("rdb_last_save_time:").append(server.startTimeMillis() / 1000).append("\r\n")
-            .append("rdb_last_bgsave_status:ok\r\n")
-            .append("aof_enabled:0\r\n")
-            .append("aof_rewrite_in_progress:0\r\n");
+            .append("async_loading:0\r\n");
+        if (status.changesSinceCheckpoint() >= 0)
+        {
+            info.append("rdb_changes_since_last_save:").append(status.changesSinceCheckpoint()).append("\r\n");
+        }
+        info.append("rdb_bgsave_in_progress:").append(status.inProgress() ? 1 : 0).append("\r\n");
+        if (store != null)
+        {
+            info.append("rdb_last_save_time:")
+                .append(PersistenceCommands.lastSaveSeconds(status, context.server())).append("\r\n");
+        }
+        info.append("rdb_last_bgsave_status:").append(status.lastCheckpointFailed() ? "err" : "ok").append("\r\n")
+            .append("rdb_last_bgsave_time_sec:").append(seconds(status.lastDurationMillis())).append("\r\n")
+            .append("rdb_current_bgsave_time_sec:").append(seconds(status.currentDurationMillis())).append("\r\n")
+            .append("aof_enabled:").append(aof ? 1 : 0).append("\r\n")
+            .append("aof_rewrite_in_progress:").append(aof && status.inProgress() ? 1 : 0).append("\r\n")
+            .append("aof_last_write_status:").append(status.logFailed() ? "err" : "ok").append("\r\n")
+            .append("agni_durability:").append(durability.name().toLowerCase(Locale.ROOT)).append("\r\n");
+    }
+
+    /**
+     * Whole seconds of a duration, or -1 for none, as Redis's {@code rdb_last_bgsave_time_sec}.
+     */
+    private static long seconds(final long millis)
+    {
+        return millis < 0 ? -1 : millis / 1000;
     }
 
     private static void statsSection(final StoreStats stats, final ServerContext server, final StringBuilder info)

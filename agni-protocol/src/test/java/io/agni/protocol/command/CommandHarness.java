@@ -3,9 +3,11 @@ package io.agni.protocol.command;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import io.agni.store.OffHeapStore;
+import io.agni.store.OffHeapStoreBuilder;
 import org.agrona.concurrent.CachedEpochClock;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs commands through a {@link CommandProcessor} on a small {@link OffHeapStore} with a manual clock, and returns
@@ -30,8 +32,24 @@ final class CommandHarness implements AutoCloseable
 
     CommandHarness(final String password, final long maxMemory)
     {
+        this(password, maxMemory, UnaryOperator.identity());
+    }
+
+    /**
+     * A harness whose store is configured further, e.g. given a directory.
+     *
+     * @param configure adds settings to the store's builder.
+     */
+    CommandHarness(final UnaryOperator<OffHeapStoreBuilder> configure)
+    {
+        this(null, 1L << 30, configure);
+    }
+
+    private CommandHarness(
+        final String password, final long maxMemory, final UnaryOperator<OffHeapStoreBuilder> configure)
+    {
         clock.update(START_MILLIS);
-        store = OffHeapStore.builder().shards(4).maxMemory(maxMemory).clock(clock).build();
+        store = configure.apply(OffHeapStore.builder().shards(4).maxMemory(maxMemory).clock(clock)).build();
         server = new LocalServerContext(password, START_MILLIS);
         processor = new CommandProcessor(store, server, clock);
         session = newSession(1);

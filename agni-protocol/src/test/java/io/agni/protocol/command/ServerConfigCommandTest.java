@@ -115,11 +115,11 @@ class ServerConfigCommandTest
     {
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument must be 'no' " +
-            "(agni does not persist)\r\n",
+            "(the store's durability is chosen when it is opened)\r\n",
             harness.reply("CONFIG", "SET", "appendonly", "yes"));
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'save') - argument must be '' " +
-            "(agni does not persist)\r\n",
+            "(agni has no save schedule: its store checkpoints as its log grows, and on SAVE and BGSAVE)\r\n",
             harness.reply("CONFIG", "SET", "SAVE", "3600 1"));
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one of " +

@@ -54,9 +54,21 @@ public final class Persistence implements AutoCloseable
     private final DirectoryLock lock;
     private final LogWriter log;
     private final Object checkpointLock = new Object();
-    private long snapshotSequence;
+    /**
+     * The sequence the newest snapshot is consistent from; written under {@link #checkpointLock}, read by
+     * {@link #changesSinceSnapshot()} without it.
+     */
+    private volatile long snapshotSequence;
     private long snapshotBytes;
     private volatile long lastSnapshotMillis;
+    /**
+     * The checkpoint's status for INFO: written under {@link #checkpointLock} by the checkpoint, read without it (a
+     * status may mix moments).
+     */
+    private volatile boolean checkpointRunning;
+    private volatile long checkpointStartNanos;
+    private volatile long lastCheckpointNanos = -1;
+    private volatile boolean lastCheckpointFailed;
     private long logBytesAtSnapshot;
     private boolean closed;
 
@@ -194,6 +206,57 @@ public final class Persistence implements AutoCloseable
     }
 
     /**
+     * Whether a checkpoint is being written now.
+     *
+     * @return whether one is running.
+     */
+    public boolean checkpointRunning()
+    {
+        return checkpointRunning;
+    }
+
+    /**
+     * How long the running checkpoint has been running.
+     *
+     * @return nanoseconds, {@code -1} when none is running.
+     */
+    public long currentCheckpointNanos()
+    {
+        final long started = checkpointStartNanos;
+        return checkpointRunning ? Math.max(0, System.nanoTime() - started) : -1;
+    }
+
+    /**
+     * How long the last checkpoint that ended took, failed or not.
+     *
+     * @return nanoseconds, {@code -1} when none ended since the directory was opened.
+     */
+    public long lastCheckpointNanos()
+    {
+        return lastCheckpointNanos;
+    }
+
+    /**
+     * Whether the last checkpoint that ended failed.
+     *
+     * @return {@code false} also when none ended yet.
+     */
+    public boolean lastCheckpointFailed()
+    {
+        return lastCheckpointFailed;
+    }
+
+    /**
+     * Log records appended since the newest snapshot began: each one key's change or one atomic batch.
+     *
+     * @return the count, {@code -1} without a log ({@link Durability#FAST}).
+     */
+    public long changesSinceSnapshot()
+    {
+        return log == null ? -1 : Math.max(0, log.nextSequence() - snapshotSequence);
+    }
+
+    /**
      * Whether the log has grown enough since the last snapshot that a checkpoint is due: to the size of that
      * snapshot, and at least {@code minimumBytes}.
      *
@@ -228,29 +291,51 @@ public final class Persistence implements AutoCloseable
             {
                 throw new IllegalStateException("the store's directory is closed");
             }
-            final long fromSequence = log != null ? log.nextSequence() : snapshotSequence + 1;
-            final long logBytes = log != null ? log.bytesAppended() : 0;
-            final long now = clock.time();
-            final Path published;
-            try (SnapshotWriter writer = SnapshotWriter.create(directory, files, fromSequence, now))
+            final long started = System.nanoTime();
+            checkpointStartNanos = started;
+            checkpointRunning = true;
+            boolean published = false;
+            try
             {
-                state.snapshot(writer, log == null);
-                published = writer.commit();
+                writeSnapshot(state);
+                published = true;
             }
-            final long previous = snapshotSequence;
-            snapshotSequence = fromSequence;
-            snapshotBytes = Files.size(published);
-            logBytesAtSnapshot = logBytes;
-            lastSnapshotMillis = now;
-            if (previous != fromSequence)
+            finally
             {
-                files.delete(directory.resolve(SnapshotLayout.fileName(previous)));
-                files.syncDirectory(directory);
+                lastCheckpointNanos = System.nanoTime() - started;
+                lastCheckpointFailed = !published;
+                checkpointRunning = false;
             }
-            if (log != null)
-            {
-                log.deleteSegmentsBefore(fromSequence);
-            }
+        }
+    }
+
+    /**
+     * The checkpoint, under {@link #checkpointLock}.
+     */
+    private void writeSnapshot(final PersistentState state) throws IOException
+    {
+        final long fromSequence = log != null ? log.nextSequence() : snapshotSequence + 1;
+        final long logBytes = log != null ? log.bytesAppended() : 0;
+        final long now = clock.time();
+        final Path published;
+        try (SnapshotWriter writer = SnapshotWriter.create(directory, files, fromSequence, now))
+        {
+            state.snapshot(writer, log == null);
+            published = writer.commit();
+        }
+        final long previous = snapshotSequence;
+        snapshotSequence = fromSequence;
+        snapshotBytes = Files.size(published);
+        logBytesAtSnapshot = logBytes;
+        lastSnapshotMillis = now;
+        if (previous != fromSequence)
+        {
+            files.delete(directory.resolve(SnapshotLayout.fileName(previous)));
+            files.syncDirectory(directory);
+        }
+        if (log != null)
+        {
+            log.deleteSegmentsBefore(fromSequence);
         }
     }
 

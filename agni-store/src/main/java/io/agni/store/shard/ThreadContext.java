@@ -42,6 +42,11 @@ public final class ThreadContext extends ReaderState
      */
     public ChangeRecorder changes;
     /**
+     * Whether this thread's operations return before their log records are durable, in a store that otherwise waits
+     * for them ({@code PARANOID}); the thread then waits for them itself ({@code OffHeapStore.awaitDurable}).
+     */
+    public boolean deferDurability;
+    /**
      * The owning thread, to prune contexts of threads that ended.
      */
     public final Thread owner;

@@ -1,0 +1,240 @@
+package io.agni.store;
+
+import io.agni.api.CheckpointStatus;
+import io.agni.api.Durability;
+import io.agni.store.file.FaultInjectingFileLayer;
+import io.agni.store.file.FileLayer;
+import io.agni.store.file.MappedFile;
+import io.agni.store.file.WritableFile;
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link OffHeapStore} as {@link io.agni.api.Checkpointing}: a checkpoint started in the background publishes a
+ * snapshot the next open finds, one at a time, and the status says what the checkpoints did.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class BackgroundCheckpointTest
+{
+    @TempDir
+    Path directory;
+
+    private final CachedEpochClock clock = TestStores.clock();
+
+    @Test
+    void aBackgroundCheckpointPublishesASnapshotThatTheNextOpenFinds()
+    {
+        try (OffHeapStore store = open(Durability.FAST, FileLayer.system()))
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                store.set(b("k" + i), b("v" + i));
+            }
+            final CheckpointStatus before = store.checkpointStatus();
+            assertEquals(0, before.lastCheckpointMillis());
+            assertEquals(-1, before.lastDurationMillis());
+            assertEquals(-1, before.changesSinceCheckpoint(), "FAST keeps no log to count changes in");
+
+            clock.update(TestStores.START_MS + 5_000);
+            assertTrue(store.checkpointInBackground());
+            awaitCheckpointEnd(store);
+
+            final CheckpointStatus after = store.checkpointStatus();
+            assertEquals(TestStores.START_MS + 5_000, after.lastCheckpointMillis());
+            assertFalse(after.lastCheckpointFailed());
+            assertTrue(after.lastDurationMillis() >= 0, after.toString());
+            assertEquals(-1, after.currentDurationMillis());
+            store.set(b("after"), b("the snapshot"));
+            store.closeWithoutCheckpoint();
+        }
+        try (OffHeapStore store = open(Durability.FAST, FileLayer.system()))
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                assertArrayEquals(b("v" + i), store.get(b("k" + i)));
+            }
+            assertEquals(100, store.size(), "FAST keeps what the snapshot held, nothing written after it");
+            assertEquals(TestStores.START_MS + 5_000, store.checkpointStatus().lastCheckpointMillis());
+        }
+    }
+
+    @Test
+    void aSecondBackgroundCheckpointWhileOneRunsIsRefusedAndTheStatusShowsTheRunningOne() throws Exception
+    {
+        final BlockingSnapshots files = new BlockingSnapshots();
+        try (OffHeapStore store = open(Durability.DURABLE, files))
+        {
+            store.set(b("a"), b("1"));
+            assertTrue(store.checkpointInBackground());
+            assertTrue(files.entered.await(30, TimeUnit.SECONDS), "the checkpoint reached its snapshot file");
+            final CheckpointStatus running = store.checkpointStatus();
+            assertTrue(running.inProgress());
+            assertTrue(running.currentDurationMillis() >= 0, running.toString());
+
+            assertFalse(store.checkpointInBackground(), "one checkpoint at a time");
+
+            files.release.countDown();
+            awaitCheckpointEnd(store);
+            assertFalse(store.checkpointStatus().lastCheckpointFailed());
+            assertTrue(store.checkpointInBackground(), "the next one may start once it ended");
+            awaitCheckpointEnd(store);
+        }
+    }
+
+    @Test
+    void theChangesSinceTheLastCheckpointAreTheRecordsLoggedSinceItBegan()
+    {
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            assertEquals(0, store.checkpointStatus().changesSinceCheckpoint());
+            store.set(b("a"), b("1"));
+            store.set(b("b"), b("2"));
+            store.delete(b("a"));
+            store.setAll(java.util.List.of(b("x"), b("y")), java.util.List.of(b("1"), b("2")),
+                io.agni.api.SetCondition.ALWAYS);
+            assertEquals(4, store.checkpointStatus().changesSinceCheckpoint(), "three writes and one batch");
+            store.checkpoint();
+            assertEquals(0, store.checkpointStatus().changesSinceCheckpoint());
+            store.set(b("c"), b("3"));
+            assertEquals(1, store.checkpointStatus().changesSinceCheckpoint());
+        }
+    }
+
+    @Test
+    void aFailedCheckpointShowsInTheStatusUntilOneSucceeds()
+    {
+        final FaultInjectingFileLayer files = new FaultInjectingFileLayer();
+        try (OffHeapStore store = open(Durability.FAST, files))
+        {
+            store.set(b("a"), b("1"));
+            files.failNextSync(new IOException("Input/output error"));
+            assertTrue(store.checkpointInBackground());
+            awaitCheckpointEnd(store);
+            assertTrue(store.checkpointStatus().lastCheckpointFailed());
+            assertEquals(0, store.checkpointStatus().lastCheckpointMillis());
+
+            store.checkpoint();
+            assertFalse(store.checkpointStatus().lastCheckpointFailed());
+            assertEquals(TestStores.START_MS, store.checkpointStatus().lastCheckpointMillis());
+        }
+    }
+
+    @Test
+    void aStoreWithoutADirectoryHasNoCheckpoints()
+    {
+        try (OffHeapStore store = TestStores.builder(2, clock).build())
+        {
+            assertSame(CheckpointStatus.NONE, store.checkpointStatus());
+            assertThrows(IllegalStateException.class, store::checkpointInBackground);
+            assertThrows(IllegalStateException.class, store::checkpoint);
+        }
+    }
+
+    private static void awaitCheckpointEnd(final OffHeapStore store)
+    {
+        awaitTrue(() -> !store.checkpointStatus().inProgress(), "the background checkpoint ended");
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition, final String what)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                fail("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private OffHeapStore open(final Durability durability, final FileLayer files)
+    {
+        return TestStores.builder(4, clock).directory(directory).durability(durability).fileLayer(files).build();
+    }
+
+    private static byte[] b(final String s)
+    {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The system's files, except that the first snapshot file's creation waits until the test releases it.
+     */
+    private static final class BlockingSnapshots implements FileLayer
+    {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final FileLayer system = FileLayer.system();
+
+        @Override
+        public MappedFile create(final Path path, final long capacity) throws IOException
+        {
+            return system.create(path, capacity);
+        }
+
+        @Override
+        public WritableFile createWritable(final Path path) throws IOException
+        {
+            if (entered.getCount() > 0)
+            {
+                entered.countDown();
+                try
+                {
+                    if (!release.await(30, TimeUnit.SECONDS))
+                    {
+                        throw new IOException("the test never released the snapshot");
+                    }
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(ex);
+                }
+            }
+            return system.createWritable(path);
+        }
+
+        @Override
+        public MappedFile open(final Path path) throws IOException
+        {
+            return system.open(path);
+        }
+
+        @Override
+        public void syncDirectory(final Path path) throws IOException
+        {
+            system.syncDirectory(path);
+        }
+
+        @Override
+        public void move(final Path from, final Path to) throws IOException
+        {
+            system.move(from, to);
+        }
+
+        @Override
+        public void delete(final Path path) throws IOException
+        {
+            system.delete(path);
+        }
+    }
+}
