@@ -230,8 +230,12 @@ public final class OffHeapStoreBuilder
      * @throws IllegalArgumentException if a setting is out of range or settings conflict, or the budget does not
      *                                  fit the JVM's direct-memory limit; the message says which.
      * @throws IllegalStateException    if the JVM lacks the flag Agrona needs; the message names it.
-     * @throws io.agni.api.AgniException if the directory cannot be opened: another store holds it, its files are
-     *                                  damaged, or they cannot be read (docs/durability.md, "Recovery").
+     * @throws io.agni.store.DirectoryInUseException if another store, in this JVM or another process, holds
+     *                                  the directory.
+     * @throws io.agni.store.LogCorruptedException if the write-ahead log is damaged other than at its tail
+     *                                  (docs/durability.md, "Recovery").
+     * @throws io.agni.store.SnapshotDamagedException if the snapshot is damaged.
+     * @throws java.io.UncheckedIOException if the directory's files cannot be read or written.
      */
     public OffHeapStore build()
     {

@@ -6,7 +6,6 @@ import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreReadOnlyException;
 import io.agni.store.crash.CrashOps;
-import io.agni.store.file.DirectoryInUseException;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
 import org.agrona.concurrent.CachedEpochClock;

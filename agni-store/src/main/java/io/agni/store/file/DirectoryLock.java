@@ -1,5 +1,7 @@
 package io.agni.store.file;
 
+import io.agni.store.DirectoryInUseException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

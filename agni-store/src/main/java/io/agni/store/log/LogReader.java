@@ -1,5 +1,6 @@
 package io.agni.store.log;
 
+import io.agni.store.LogCorruptedException;
 import io.agni.store.file.Crc;
 import io.agni.store.file.FileLayer;
 import io.agni.store.file.MappedFile;

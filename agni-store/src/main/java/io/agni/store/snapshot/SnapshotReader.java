@@ -1,5 +1,6 @@
 package io.agni.store.snapshot;
 
+import io.agni.store.SnapshotDamagedException;
 import io.agni.store.file.Crc;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,5 +1,6 @@
 package io.agni.store.file;
 
+import io.agni.store.DirectoryInUseException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,6 @@
 package io.agni.store.log;
 
+import io.agni.store.LogCorruptedException;
 import io.agni.store.file.FileLayer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

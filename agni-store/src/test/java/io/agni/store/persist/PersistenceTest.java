@@ -1,11 +1,11 @@
 package io.agni.store.persist;
 
 import io.agni.api.Durability;
-import io.agni.store.file.DirectoryInUseException;
+import io.agni.store.DirectoryInUseException;
+import io.agni.store.LogCorruptedException;
+import io.agni.store.SnapshotDamagedException;
 import io.agni.store.file.FileLayer;
-import io.agni.store.log.LogCorruptedException;
 import io.agni.store.log.LogWriter;
-import io.agni.store.snapshot.SnapshotDamagedException;
 import io.agni.store.snapshot.SnapshotLayout;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.agni.store.snapshot;
 
+import io.agni.store.SnapshotDamagedException;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
 import org.agrona.concurrent.UnsafeBuffer;

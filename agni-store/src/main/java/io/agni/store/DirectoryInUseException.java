@@ -1,4 +1,4 @@
-package io.agni.store.file;
+package io.agni.store;
 
 import java.nio.file.Path;
 

@@ -1,4 +1,4 @@
-package io.agni.store.snapshot;
+package io.agni.store;
 
 import java.nio.file.Path;
 
@@ -10,6 +10,9 @@ public final class SnapshotDamagedException extends RuntimeException
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;
+    /**
+     * Where in the file the damage starts.
+     */
     private final long offset;
 
     /**

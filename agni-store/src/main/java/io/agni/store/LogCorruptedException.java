@@ -1,4 +1,4 @@
-package io.agni.store.log;
+package io.agni.store;
 
 import java.nio.file.Path;
 
@@ -12,6 +12,9 @@ public final class LogCorruptedException extends RuntimeException
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;
+    /**
+     * Where in the file the damage starts.
+     */
     private final long offset;
 
     /**
