@@ -84,7 +84,23 @@ abstract class ShardStorage extends ShardTable
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
-        final long entryLength = EntryLayout.length(keyLength, valueLength, false);
+        return prepareLocked(key, keyOffset, keyLength, value, valueOffset, valueLength, false, 0);
+    }
+
+    /**
+     * {@link #prepareLocked(DirectBuffer, int, int, DirectBuffer, int, int)} for an entry that may have an expiry
+     * time; the value may be another entry's, in a segment the caller has pinned ({@link #pinLocked}).
+     *
+     * @param hasExpiry whether the entry carries an expiry time.
+     * @param expireAt  the expiry time when it does.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    public long prepareLocked(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final boolean hasExpiry, final long expireAt)
+    {
+        final long entryLength = EntryLayout.length(keyLength, valueLength, hasExpiry);
         final long location = compactor.allocate(entryLength, 0);
         if (location == Arena.NO_SPACE)
         {
@@ -94,13 +110,34 @@ abstract class ShardStorage extends ShardTable
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
-        int p = EntryLayout.writeHeader(buffer, offset, false, 0, keyLength, valueLength);
+        int p = EntryLayout.writeHeader(buffer, offset, hasExpiry, expireAt, keyLength, valueLength);
         buffer.putBytes(p, key, keyOffset, keyLength);
         p += keyLength;
         buffer.putBytes(p, value, valueOffset, valueLength);
         arena.onWritten(segmentId, length);
         arena.pin(segmentId);
         return location;
+    }
+
+    /**
+     * Keeps a segment where it is: compaction leaves a pinned segment alone, so the entries a multi-key write will
+     * still read stay at their offsets. Every pin is undone by {@link #unpinLocked}.
+     *
+     * @param segmentId the segment of an entry the caller found under the write lock.
+     */
+    public void pinLocked(final int segmentId)
+    {
+        arena.pin(segmentId);
+    }
+
+    /**
+     * Undoes one {@link #pinLocked}.
+     *
+     * @param segmentId the segment pinned.
+     */
+    public void unpinLocked(final int segmentId)
+    {
+        arena.unpin(segmentId);
     }
 
     /**
@@ -152,6 +189,106 @@ abstract class ShardStorage extends ShardTable
         final int i = findForWrite(tag, key, keyOffset, keyLength, e);
         link(i, IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location)), e, hasExpiry);
         arena.unpin(Arena.segmentIdOf(location));
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // The net effects of an atomic batch, once every entry it needed is prepared: nothing here is refused. The batch
+    // judged each key's expiry at its own instant, so these find a key's entry whether or not it has expired since,
+    // and each logs the key's state afterwards as a whole value or a delete, which replays the same whatever the
+    // clock says at recovery.
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Links an entry written by {@link #prepareLocked} in place of the key's entry (or as a new key), unpins its
+     * segment, and logs the key's new value.
+     *
+     * @param location  where the prepared entry is.
+     * @param hasExpiry whether it carries an expiry time.
+     */
+    public void replaceLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long location,
+        final boolean hasExpiry, final EntryCursor e)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final int i = findAnyLocked(tag, key, keyOffset, keyLength, e);
+        final int segmentId = Arena.segmentIdOf(location);
+        link(i, IndexLayout.slot(tag, segmentId, Arena.offsetOf(location)), e, hasExpiry);
+        arena.unpin(segmentId);
+        if (changes != null)
+        {
+            if (!e.wrap(arena.segments()[segmentId].buffer, segmentId, Arena.offsetOf(location)))
+            {
+                throw corrupt("batch entry unreadable under the write lock");
+            }
+            logWhole(e);
+        }
+    }
+
+    /**
+     * Writes a key's new value, or with {@code value} null only its new expiry time, over its entry in place: the
+     * caller checked that the value has the entry's length and that the entry has an expiry field exactly when
+     * {@code hasExpiry}. Logs the key's new value.
+     *
+     * @param hasExpiry whether the entry carries an expiry time (it must already).
+     * @param expireAt  its new expiry time when it does.
+     */
+    public void overwriteLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final boolean hasExpiry, final long expireAt, final EntryCursor e)
+    {
+        final int i = findAnyLocked(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        if (i < 0 || e.hasExpiry() != hasExpiry || value != null && e.valueLength != valueLength)
+        {
+            throw corrupt("batch entry changed shape under the write lock");
+        }
+        if (hasExpiry)
+        {
+            EntryLayout.putExpireAt(e.buffer, e.offset, expireAt);
+            e.expireAt = expireAt;
+        }
+        if (value != null)
+        {
+            e.buffer.putBytes(e.valueOffset, value, valueOffset, valueLength);
+        }
+        if (changes != null)
+        {
+            logWhole(e);
+        }
+    }
+
+    /**
+     * Removes a key's entry (logged as a delete).
+     */
+    public void removeAnyLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = findAnyLocked(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        if (i < 0)
+        {
+            throw corrupt("batch entry vanished under the write lock");
+        }
+        removeAt(i, e);
+    }
+
+    /**
+     * Finds a key's entry whether or not it has expired.
+     */
+    private int findAnyLocked(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+        if (i == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the write lock");
+        }
+        return i;
+    }
+
+    private void logWhole(final EntryCursor e)
+    {
+        changes.set(e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength,
+            e.hasExpiry() ? e.expireAt : LogLayout.NO_EXPIRY);
     }
 
     /**
