@@ -81,9 +81,6 @@ final class BatchWrite
         boolean foundExpiry;
         long foundExpireAt;
         int foundValueLength;
-        int foundSegment;
-        DirectBuffer foundBuffer;
-        int foundValueOffset;
         boolean present;
         int valueOp;
         boolean hasExpiry;
@@ -92,7 +89,6 @@ final class BatchWrite
         long location;
     }
 
-    private long[] hashes;
     private int[] keyOf;
     private long[] times;
     private Key[] keys;
@@ -146,9 +142,9 @@ final class BatchWrite
         this.batch = batch;
         this.bytes = batch.buffer();
         final int n = batch.size();
-        if (n > hashes.length)
+        if (n > keyOf.length)
         {
-            allocate(Math.max(n, 2 * hashes.length));
+            allocate(Math.max(n, 2 * keyOf.length));
         }
         final int mask = tableSize(n) - 1;
         Arrays.fill(seen, 0, mask + 1, -1);
@@ -156,7 +152,6 @@ final class BatchWrite
         for (int i = 0; i < n; i++)
         {
             final long hash = store.hash(bytes, batch.keyOffset(i), batch.keyLength(i));
-            hashes[i] = hash;
             times[i] = batch.expiryMode(i) == ExpiryMode.AFTER ?
                 Expiry.saturatedAdd(now, batch.expiryTime(i)) : batch.expiryTime(i);
             int slot = (int)hash & mask;
@@ -207,7 +202,7 @@ final class BatchWrite
                 checkLogRoom();
             }
             makeRoom(store, shards);
-            prepare(store, shards);
+            prepare(store, shards, c.fresh);
             apply(store, c.entry);
             if (log != null)
             {
@@ -251,9 +246,6 @@ final class BatchWrite
                 key.foundExpiry = e.hasExpiry();
                 key.foundExpireAt = e.hasExpiry() ? e.expireAt : 0;
                 key.foundValueLength = e.valueLength;
-                key.foundSegment = e.segmentId;
-                key.foundBuffer = e.buffer;
-                key.foundValueOffset = e.valueOffset;
             }
             key.present = key.found;
             key.valueOp = -1;
@@ -288,6 +280,7 @@ final class BatchWrite
                     }
                     break;
                 default:
+                    // persist; of an absent key it changes nothing (its expiry no longer matters)
                     key.hasExpiry = false;
                     break;
             }
@@ -386,38 +379,30 @@ final class BatchWrite
     }
 
     /**
-     * Writes every new entry unlinked, the entries whose value it copies pinned. When the budget refuses one, the
-     * entries written are abandoned, each shard compacts in place for its part, and all are written once more; a
-     * second refusal throws with nothing visible changed.
+     * Writes every new entry unlinked. When the budget refuses one, the entries written are abandoned, each shard
+     * compacts in place for its part, and all are written once more; a second refusal throws with nothing visible
+     * changed.
      */
-    private void prepare(final OffHeapStore store, final int shards)
+    private void prepare(final OffHeapStore store, final int shards, final EntryCursor e)
     {
-        pinSources(store, true);
-        try
+        int refused = prepareAll(store, e);
+        if (refused >= 0)
         {
-            int refused = prepareAll(store);
-            if (refused >= 0)
+            bytesPerShard(shards, true);
+            for (int j = 0; j < shards; j++)
             {
-                bytesPerShard(shards, true);
-                for (int j = 0; j < shards; j++)
+                if (perShard[j] > 0)
                 {
-                    if (perShard[j] > 0)
-                    {
-                        store.shardAt(order[j]).reclaimForBatchLocked(perShard[j]);
-                    }
-                }
-                refused = prepareAll(store);
-                if (refused >= 0)
-                {
-                    final Key key = keys[refused];
-                    store.shardAt(key.shard).countRejectedLocked();
-                    throw OffHeapStore.budgetExceeded(entryLength(key), store.budget());
+                    store.shardAt(order[j]).reclaimForBatchLocked(perShard[j]);
                 }
             }
-        }
-        finally
-        {
-            pinSources(store, false);
+            refused = prepareAll(store, e);
+            if (refused >= 0)
+            {
+                final Key key = keys[refused];
+                store.shardAt(key.shard).countRejectedLocked();
+                throw OffHeapStore.budgetExceeded(entryLength(key), store.budget());
+            }
         }
     }
 
@@ -453,7 +438,7 @@ final class BatchWrite
      * @return -1 if every entry was written, else the key whose entry the budget refused; the entries written before
      * it are abandoned.
      */
-    private int prepareAll(final OffHeapStore store)
+    private int prepareAll(final OffHeapStore store, final EntryCursor e)
     {
         int k = 0;
         try
@@ -475,8 +460,11 @@ final class BatchWrite
                 }
                 else
                 {
-                    location = shard.prepareLocked(bytes, batch.keyOffset(op), batch.keyLength(op), key.foundBuffer,
-                        key.foundValueOffset, key.foundValueLength, key.hasExpiry, key.expireAt);
+                    // The key's own value with an expiry field added or dropped: found again, since compaction for
+                    // the entries written before may have moved it, and its segment left alone while it is copied.
+                    shard.findAnyLocked(key.hash, bytes, batch.keyOffset(op), batch.keyLength(op), e);
+                    location = shard.copyInLocked(bytes, batch.keyOffset(op), batch.keyLength(op), e, key.hasExpiry,
+                        key.expireAt, e.segmentId, store.maxValueLength());
                 }
                 if (location == Arena.NO_SPACE)
                 {
@@ -512,30 +500,6 @@ final class BatchWrite
                 store.shardAt(key.shard).abandonLocked(
                     key.location, batch.keyLength(key.op), valueLength(key), key.hasExpiry);
                 key.location = Arena.NO_SPACE;
-            }
-        }
-    }
-
-    /**
-     * Pins (or unpins) the segments of the entries whose values new entries copy, so that compaction in place for
-     * the batch's other entries leaves them where they were found.
-     */
-    private void pinSources(final OffHeapStore store, final boolean pin)
-    {
-        for (int k = 0; k < keyCount; k++)
-        {
-            final Key key = keys[k];
-            if (key.effect == Effect.REPLACE && key.valueOp < 0)
-            {
-                final Shard shard = store.shardAt(key.shard);
-                if (pin)
-                {
-                    shard.pinLocked(key.foundSegment);
-                }
-                else
-                {
-                    shard.unpinLocked(key.foundSegment);
-                }
             }
         }
     }
@@ -661,14 +625,10 @@ final class BatchWrite
 
     private void forget()
     {
-        for (int k = 0; k < keyCount; k++)
-        {
-            keys[k].foundBuffer = null;
-        }
         batch = null;
         bytes = null;
         keyCount = 0;
-        if (hashes.length > KEEP_OPERATIONS)
+        if (keyOf.length > KEEP_OPERATIONS)
         {
             allocate(INITIAL_OPERATIONS);
         }
@@ -681,7 +641,6 @@ final class BatchWrite
 
     private void allocate(final int operations)
     {
-        hashes = new long[operations];
         keyOf = new int[operations];
         times = new long[operations];
         order = new int[operations];

@@ -53,8 +53,23 @@ abstract class ShardStorage extends ShardTable
         final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
         final int sourceSegmentId, final int maxValueLength)
     {
+        return copyInLocked(key, keyOffset, keyLength, source, source.hasExpiry(), source.expireAt, sourceSegmentId,
+            maxValueLength);
+    }
+
+    /**
+     * {@link #copyInLocked(DirectBuffer, int, int, EntryCursor, int, int)} with an expiry of the caller's choice (a
+     * batch that gives a key's value an expiry field or drops it).
+     *
+     * @param hasExpiry whether the copy carries an expiry time.
+     * @param expireAt  the expiry time when it does.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    public long copyInLocked(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
+        final boolean hasExpiry, final long expireAt, final int sourceSegmentId, final int maxValueLength)
+    {
         Limits.checkEntry(keyLength, source.valueLength, maxValueLength);
-        final boolean hasExpiry = source.hasExpiry();
         final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
         final long location = compactor.allocate(entryLength, sourceSegmentId);
         if (location == Arena.NO_SPACE)
@@ -65,7 +80,7 @@ abstract class ShardStorage extends ShardTable
         final int segmentId = Arena.segmentIdOf(location);
         writeEntry(arena.segments()[segmentId].buffer, Arena.offsetOf(location), key, keyOffset, keyLength,
             source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
-            hasExpiry, source.expireAt);
+            hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
         arena.pin(segmentId);
         return location;
@@ -89,7 +104,7 @@ abstract class ShardStorage extends ShardTable
 
     /**
      * {@link #prepareLocked(DirectBuffer, int, int, DirectBuffer, int, int)} for an entry that may have an expiry
-     * time; the value may be another entry's, in a segment the caller has pinned ({@link #pinLocked}).
+     * time.
      *
      * @param hasExpiry whether the entry carries an expiry time.
      * @param expireAt  the expiry time when it does.
@@ -117,27 +132,6 @@ abstract class ShardStorage extends ShardTable
         arena.onWritten(segmentId, length);
         arena.pin(segmentId);
         return location;
-    }
-
-    /**
-     * Keeps a segment where it is: compaction leaves a pinned segment alone, so the entries a multi-key write will
-     * still read stay at their offsets. Every pin is undone by {@link #unpinLocked}.
-     *
-     * @param segmentId the segment of an entry the caller found under the write lock.
-     */
-    public void pinLocked(final int segmentId)
-    {
-        arena.pin(segmentId);
-    }
-
-    /**
-     * Undoes one {@link #pinLocked}.
-     *
-     * @param segmentId the segment pinned.
-     */
-    public void unpinLocked(final int segmentId)
-    {
-        arena.unpin(segmentId);
     }
 
     /**
@@ -210,7 +204,7 @@ abstract class ShardStorage extends ShardTable
         final boolean hasExpiry, final EntryCursor e)
     {
         final int tag = IndexLayout.tag(hash);
-        final int i = findAnyLocked(tag, key, keyOffset, keyLength, e);
+        final int i = findAny(tag, key, keyOffset, keyLength, e);
         final int segmentId = Arena.segmentIdOf(location);
         link(i, IndexLayout.slot(tag, segmentId, Arena.offsetOf(location)), e, hasExpiry);
         arena.unpin(segmentId);
@@ -237,7 +231,7 @@ abstract class ShardStorage extends ShardTable
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final boolean hasExpiry, final long expireAt, final EntryCursor e)
     {
-        final int i = findAnyLocked(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        final int i = findAny(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
         if (i < 0 || e.hasExpiry() != hasExpiry || value != null && e.valueLength != valueLength)
         {
             throw corrupt("batch entry changed shape under the write lock");
@@ -263,18 +257,32 @@ abstract class ShardStorage extends ShardTable
     public void removeAnyLocked(
         final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
     {
-        final int i = findAnyLocked(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        removeAt(findAnyLocked(hash, key, keyOffset, keyLength, e), e);
+    }
+
+    /**
+     * Finds a key's entry, present whether or not it has expired since the batch judged it.
+     *
+     * @return the slot index with {@code e} describing the entry.
+     * @throws IllegalStateException if the entry is not there: under the write lock that is corruption.
+     */
+    public int findAnyLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = findAny(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
         if (i < 0)
         {
             throw corrupt("batch entry vanished under the write lock");
         }
-        removeAt(i, e);
+        return i;
     }
 
     /**
      * Finds a key's entry whether or not it has expired.
+     *
+     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
      */
-    private int findAnyLocked(
+    private int findAny(
         final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
     {
         final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
