@@ -45,7 +45,8 @@ import java.util.Objects;
  * Every method may be called from any thread. Every operation on a single key is atomic and linearizable: the
  * read-modify-write operations ({@code getAndSet}, {@code incrementBy}, {@code append}, ...) happen as one step,
  * never as a read followed by a write. {@link #setAll} is atomic with respect to readers of its keys,
- * {@link #rename} moves an entry between its two keys as one step, and {@link #getAll} reads its keys at one instant.
+ * {@link #rename} moves an entry between its two keys as one step, {@link #write(WriteBatch)} applies a batch of
+ * writes all or nothing, and {@link #getAll} reads its keys at one instant.
  * {@link #size()}, {@link #randomKey()}, {@link #stats()} and {@link #clear()} are not atomic with respect to
  * concurrent writes.
  *
@@ -75,7 +76,9 @@ import java.util.Objects;
  * An implementation may refuse, with {@link UnsupportedOperationException} and before anything changes, only what
  * a {@code @throws UnsupportedOperationException} below allows: {@link #setAll(List, List, SetCondition) setAll}
  * (both forms) with {@link SetCondition#IF_PRESENT}, which a store over RESP cannot do atomically (Redis has
- * {@code MSET} and {@code MSETNX} but no {@code MSET XX}). Every other operation is supported by every
+ * {@code MSET} and {@code MSETNX} but no {@code MSET XX}); and {@link #write(WriteBatch)}, which is atomic only
+ * where the implementation applies the batch itself (its default refuses it, and so does a store over RESP until it
+ * sends a batch as a {@code MULTI}/{@code EXEC} transaction). Every other operation is supported by every
  * implementation.
  *
  * <h2>Implementing it</h2>
@@ -563,6 +566,50 @@ public interface AgniStore extends AutoCloseable
         DefaultForms.checkBatch(pairs, 2, offsets, lengths);
         return setAll(DefaultForms.arrays(buffer, offsets, lengths, 0, 2, pairs),
             DefaultForms.arrays(buffer, offsets, lengths, 1, 2, pairs), condition);
+    }
+
+    /**
+     * Applies a batch of writes as one step, as RocksDB's {@code db.write(batch)}: every operation of the batch, in
+     * the order it was added, with no other operation in between. What is guaranteed:
+     * <ul>
+     * <li><b>In order.</b> An operation sees what the earlier operations of the batch did to its key: a set and then
+     * an expire of one key leave it with the value and the expiry time; a delete and then a set leave the value; a
+     * set with {@link ExpiryMode#KEEP} keeps the expiry time the key has at that point of the batch; an expire or a
+     * persist of a key that is absent at that point does nothing, as a delete of an absent key does. Each operation
+     * does what the single-key operation of the same name does (a set with no condition, an expire with
+     * {@link ExpireCondition#ALWAYS}).</li>
+     * <li><b>At one instant.</b> The whole batch happens at one reading of the store's clock: every relative time
+     * ({@link ExpiryMode#AFTER}, {@link WriteBatch#expireAfter}) is added to it, and an expiry time at or before it
+     * removes the key.</li>
+     * <li><b>All or nothing for readers.</b> No reader sees some of the batch's effects without the others: a read
+     * of several keys at one instant ({@link #getAll(List)}) sees all of them or none, and a reader that saw one
+     * effect of the batch sees all of them in every later read.</li>
+     * <li><b>All or nothing on refusal.</b> Every key and value is checked against the limits before anything
+     * changes, and a batch whose entries do not fit in the memory budget is refused whole: the exception comes with
+     * nothing changed.</li>
+     * <li><b>All or nothing after a crash.</b> A store that keeps its data on disk recovers a batch whole or not at
+     * all (agni's in-process store logs it as one record). Whether an acknowledged batch survives a crash is the
+     * store's durability promise, the same as for a single write.</li>
+     * </ul>
+     * The store only reads the batch, while the call runs, and keeps nothing of it: the caller may clear and refill
+     * it once the call returns. An empty batch changes nothing.
+     * <p>
+     * An optional operation (see "Optional operations" above): a batch cannot be atomic over the other methods, so
+     * the default refuses it with {@link UnsupportedOperationException}, before anything changes. agni's in-process
+     * store implements it.
+     *
+     * @param batch the writes; not changed.
+     * @throws EntryTooLargeException        if a key or value is longer than its limit; nothing changed.
+     * @throws CapacityExceededException     if the batch's entries do not fit in the memory budget; nothing changed.
+     * @throws UnsupportedOperationException if the implementation cannot apply a batch atomically (the default);
+     *                                       nothing changed.
+     * @throws StoreClosedException          if the store is closed.
+     */
+    default void write(final WriteBatch batch)
+    {
+        Objects.requireNonNull(batch, "batch");
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement write(WriteBatch): a " +
+            "batch cannot be applied atomically through the other operations");
     }
 
     /**

@@ -78,6 +78,9 @@ import static io.agni.net.ClientKeywords.TIME;
  * <ul>
  * <li>{@link #setAll} with {@link SetCondition#IF_PRESENT} throws {@link UnsupportedOperationException}: Redis has
  * no {@code MSET XX}, and checking first then writing would not be atomic.</li>
+ * <li>{@link #write(io.agni.api.WriteBatch) write(WriteBatch)} throws {@link UnsupportedOperationException} (the
+ * interface's default): a batch needs a transaction ({@code MULTI}/{@code EXEC}), which agni's server does not have
+ * yet.</li>
  * <li>{@link #valueLength} sends {@code STRLEN}, which answers 0 for an absent key as for an empty value; only
  * then does it send {@code EXISTS} to tell them apart, so a key created or removed between the two round trips can
  * make an empty-or-absent answer reflect either moment.</li>

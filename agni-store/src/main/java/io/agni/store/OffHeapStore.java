@@ -13,6 +13,7 @@ import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
+import io.agni.api.WriteBatch;
 import io.agni.store.hash.KeyHash;
 import io.agni.store.memory.MemoryBudget;
 import io.agni.store.memory.OffHeapMemory;
@@ -93,6 +94,10 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
      * Each thread's reusable batch for getAll; it holds no reference to this store.
      */
     private final ThreadLocal<MultiGet> multiGets = ThreadLocal.withInitial(MultiGet::new);
+    /**
+     * Each thread's reusable state for write(WriteBatch); it holds no reference to this store.
+     */
+    private final ThreadLocal<BatchWrite> batchWrites = ThreadLocal.withInitial(BatchWrite::new);
     private final ExpirySweeper sweeper;
     private final String name;
     /**
@@ -752,6 +757,31 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
             final MultiSet batch = multiSets.get();
             batch.load(this, buffer, offsets, lengths, pairs);
             return batch.run(this, condition, c);
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Every shard the batch touches is write-locked, in ascending order, from before its first change to after its
+     * last (docs/architecture.md, "Batch write"); with a directory, the batch is one log record.
+     */
+    @Override
+    public void write(final WriteBatch batch)
+    {
+        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"));
+        final long now = clock.time();
+        final ThreadContext c = gate.enter();
+        try
+        {
+            if (!batch.isEmpty())
+            {
+                batchWrites.get().run(this, batch, now, c);
+            }
         }
         finally
         {

@@ -3,6 +3,7 @@ package io.agni.store;
 import io.agni.api.AgniStore;
 import io.agni.api.StoreClosedException;
 import io.agni.testsupport.AgniStoreContract;
+import io.agni.testsupport.OptionalOperation;
 import io.agni.testsupport.StoreFixture;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The contract over {@link AbstractMethodsOnlyStore}: an {@link OffHeapStore} reached only through the methods
  * {@link AgniStore} leaves abstract, so that every default method of the interface (the {@code byte[]} forms, the
- * zero-copy multi-key forms, {@code expireAfter}) is run against the whole contract.
+ * zero-copy multi-key forms, {@code expireAfter}) is run against the whole contract. The default of
+ * {@code write(WriteBatch)} refuses every batch, which the contract checks (the fixture declares
+ * {@link OptionalOperation#WRITE_BATCH} unsupported).
  */
 class DefaultMethodsContractTest extends AgniStoreContract
 {
@@ -35,6 +38,7 @@ class DefaultMethodsContractTest extends AgniStoreContract
             .fakeClock(clock)
             .reclaimExpired(offHeapStore::sweepExpired)
             .limits(4096, 256 * 1024)
+            .unsupported(OptionalOperation.WRITE_BATCH)
             .build();
     }
 

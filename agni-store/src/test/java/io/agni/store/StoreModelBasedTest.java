@@ -3,6 +3,7 @@ package io.agni.store;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
+import io.agni.api.WriteBatch;
 import io.agni.store.memory.DebugMemoryLeakCheck;
 import io.agni.testsupport.ByteArrayKey;
 import net.jqwik.api.Arbitraries;
@@ -150,6 +151,7 @@ class StoreModelBasedTest
             .withAction(3, expire())
             .withAction(2, persist())
             .withAction(2, setAll())
+            .withAction(3, writeBatch())
             .withAction(2, getAll())
             .withAction(2, valueLength())
             .withAction(3, getRange())
@@ -456,6 +458,78 @@ class StoreModelBasedTest
                         () -> run.store.setAll(keyBytes, values, condition));
                 });
             });
+    }
+
+    /**
+     * One operation of a batch: its kind (0 set, 1 set AT, 2 set AFTER, 3 set KEEP, 4 delete, 5 expire, 6
+     * expireAfter, 7 persist), key, value and time offset.
+     */
+    private record Step(int kind, ByteArrayKey key, byte[] value, long offset)
+    {
+        @Override
+        public String toString()
+        {
+            return switch (kind)
+            {
+                case 0 -> "set " + key + "=" + describe(value);
+                case 1 -> "set " + key + "=" + describe(value) + " at now+" + offset;
+                case 2 -> "set " + key + "=" + describe(value) + " after " + offset;
+                case 3 -> "set " + key + "=" + describe(value) + " keep";
+                case 4 -> "delete " + key;
+                case 5 -> "expire " + key + " at now+" + offset;
+                case 6 -> "expireAfter " + key + " " + offset;
+                default -> "persist " + key;
+            };
+        }
+
+        void addTo(final WriteBatch batch, final long now)
+        {
+            switch (kind)
+            {
+                case 0 -> batch.set(key.bytes(), value);
+                case 1 -> batch.set(key.bytes(), value, ExpiryMode.AT, now + offset);
+                case 2 -> batch.set(key.bytes(), value, ExpiryMode.AFTER, offset);
+                case 3 -> batch.set(key.bytes(), value, ExpiryMode.KEEP, 0);
+                case 4 -> batch.delete(key.bytes());
+                case 5 -> batch.expire(key.bytes(), now + offset);
+                case 6 -> batch.expireAfter(key.bytes(), offset);
+                default -> batch.persist(key.bytes());
+            }
+        }
+
+        void applyTo(final StoreModel model, final long now)
+        {
+            switch (kind)
+            {
+                case 0 -> model.set(key, value, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+                case 1, 2 -> model.set(key, value, SetCondition.ALWAYS, ExpiryMode.AT, now + offset);
+                case 3 -> model.set(key, value, SetCondition.ALWAYS, ExpiryMode.KEEP, 0);
+                case 4 -> model.delete(key);
+                case 5, 6 -> model.expire(key, now + offset, ExpireCondition.ALWAYS);
+                default -> model.persist(key);
+            }
+        }
+    }
+
+    private static Action.Independent<ModelRun> writeBatch()
+    {
+        final Arbitrary<Step> steps = Combinators.combine(Arbitraries.integers().between(0, 7), keys(), values(),
+            offsets()).as(Step::new);
+        return () -> steps.list().ofMinSize(1).ofMaxSize(8).map(list ->
+            Transformer.<ModelRun>mutate("write " + list, run ->
+            {
+                final WriteBatch batch = new WriteBatch();
+                list.forEach(step -> step.addTo(batch, run.now()));
+                same("write " + list, () ->
+                {
+                    list.forEach(step -> step.applyTo(run.model, run.now()));
+                    return null;
+                }, () ->
+                {
+                    run.store.write(batch);
+                    return null;
+                });
+            }));
     }
 
     private static Action.Independent<ModelRun> getAll()

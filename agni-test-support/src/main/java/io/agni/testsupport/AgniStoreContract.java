@@ -36,8 +36,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The suite is split by concern into a chain of abstract classes, each one file: {@link ReadWriteContract},
  * {@link ConditionalWriteContract}, {@link ExpiryContract}, {@link RelativeExpiryContract},
  * {@link CounterAndAppendContract}, {@link StringRangeContract}, {@link FloatIncrementContract},
- * {@link RenameContract}, {@link DirectMultiKeyContract}, {@link ScanAndStatsContract}, and this class (limits and
- * lifecycle). Extend only this one.
+ * {@link RenameContract}, {@link DirectMultiKeyContract}, {@link ScanAndStatsContract}, {@link WriteBatchContract},
+ * and this class (limits and lifecycle). Extend only this one.
  *
  * <h2>What the store must accept</h2>
  * Every test starts with an empty store and writes little (a few hundred small entries at most), so a store with a
@@ -54,15 +54,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * <li>An optional operation ({@link AgniStore}'s javadoc, "Optional operations") the store refuses with
  * {@link UnsupportedOperationException}: the fixture declares it with
  * {@link StoreFixture.Builder#unsupported(OptionalOperation)}; the tests of that operation then skip themselves by
- * assumption, with the reason, and {@code setAllIfPresentIsDoneOrRefusedAsTheFixtureDeclares} checks that the store
- * refuses it and changes nothing.</li>
+ * assumption, with the reason, and {@code setAllIfPresentIsDoneOrRefusedAsTheFixtureDeclares} and
+ * {@code writeIsDoneOrRefusedAsTheFixtureDeclares} check that the store refuses it and changes nothing.</li>
  * <li>Behaviour a store cannot match for another reason is isolated in tests named for it, so that a subclass in
  * any package can skip each by overriding it (every test method is public) with {@code @Disabled} and a reason:
  * {@code stats*} (Redis reports statistics per server, not per store, and has no memory accounting of this shape),
  * {@code getAllOfNoKeysReturnsAnEmptyList} ({@code MGET} needs a key).</li>
  * </ul>
  */
-public abstract class AgniStoreContract extends ScanAndStatsContract
+public abstract class AgniStoreContract extends WriteBatchContract
 {
     // ------------------------------------------------------------------------------------------------------------
     // Length limits

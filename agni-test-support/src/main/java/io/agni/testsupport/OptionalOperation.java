@@ -15,7 +15,14 @@ public enum OptionalOperation
      * {@link io.agni.api.SetCondition#IF_PRESENT}: a store over RESP cannot do it atomically (Redis has {@code MSET}
      * and {@code MSETNX} but no {@code MSET XX}).
      */
-    SET_ALL_IF_PRESENT("setAll with IF_PRESENT");
+    SET_ALL_IF_PRESENT("setAll with IF_PRESENT"),
+
+    /**
+     * {@link AgniStore#write(io.agni.api.WriteBatch) write(WriteBatch)}: atomic only where the implementation applies
+     * the batch itself; the interface's default refuses it, and so does a store over RESP until it sends batches as
+     * {@code MULTI}/{@code EXEC} transactions.
+     */
+    WRITE_BATCH("write(WriteBatch)");
 
     private final String description;
 

@@ -13,6 +13,7 @@ import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
+import io.agni.api.WriteBatch;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.EpochClock;
@@ -338,6 +339,38 @@ final class HeapStore implements AgniStore
             put(key(keys.get(i)), values.get(i), -1);
         }
         return true;
+    }
+
+    /**
+     * Applies the batch under the store's one lock, after checking every length, with relative times counted from
+     * one reading of the clock.
+     */
+    @Override
+    public synchronized void write(final WriteBatch batch)
+    {
+        checkOpen();
+        final DirectBuffer buffer = batch.buffer();
+        for (int i = 0; i < batch.size(); i++)
+        {
+            key(bytes(buffer, batch.keyOffset(i), batch.keyLength(i)));
+            checkValue(batch.valueLength(i));
+        }
+        final long now = clock.time();
+        for (int i = 0; i < batch.size(); i++)
+        {
+            final byte[] key = bytes(buffer, batch.keyOffset(i), batch.keyLength(i));
+            final ExpiryMode mode = batch.expiryMode(i);
+            final long time = batch.expiryTime(i);
+            final long at = mode != ExpiryMode.AFTER ? time : time > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + time;
+            switch (batch.operation(i))
+            {
+                case SET -> set(key, bytes(buffer, batch.valueOffset(i), batch.valueLength(i)), SetCondition.ALWAYS,
+                    mode == ExpiryMode.AFTER ? ExpiryMode.AT : mode, at);
+                case DELETE -> delete(key);
+                case EXPIRE -> expire(key, at, ExpireCondition.ALWAYS);
+                default -> persist(key);
+            }
+        }
     }
 
     @Override

@@ -12,6 +12,12 @@ import org.agrona.ExpandableArrayBuffer;
  */
 public final class ChangeRecorder
 {
+    /**
+     * The most bytes of changes one batch record holds: what fits in one record of a log segment.
+     */
+    public static final long MAX_BATCH_BYTES =
+        Integer.MAX_VALUE - LogLayout.SEGMENT_HEADER_LENGTH - LogLayout.RECORD_HEADER_LENGTH - 16;
+
     private static final int INITIAL_BATCH_BYTES = 1024;
 
     private final LogWriter log;
@@ -197,7 +203,7 @@ public final class ChangeRecorder
             batch = new ExpandableArrayBuffer(INITIAL_BATCH_BYTES);
         }
         final long end = batchLength + length;
-        if (end > Integer.MAX_VALUE - LogLayout.SEGMENT_HEADER_LENGTH - LogLayout.RECORD_HEADER_LENGTH - 16)
+        if (end > MAX_BATCH_BYTES)
         {
             throw new IllegalArgumentException("a batch holds less than 2 GiB of changes: " + end);
         }

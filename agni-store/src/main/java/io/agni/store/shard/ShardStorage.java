@@ -53,8 +53,23 @@ abstract class ShardStorage extends ShardTable
         final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
         final int sourceSegmentId, final int maxValueLength)
     {
+        return copyInLocked(key, keyOffset, keyLength, source, source.hasExpiry(), source.expireAt, sourceSegmentId,
+            maxValueLength);
+    }
+
+    /**
+     * {@link #copyInLocked(DirectBuffer, int, int, EntryCursor, int, int)} with an expiry of the caller's choice (a
+     * batch that gives a key's value an expiry field or drops it).
+     *
+     * @param hasExpiry whether the copy carries an expiry time.
+     * @param expireAt  the expiry time when it does.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    public long copyInLocked(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor source,
+        final boolean hasExpiry, final long expireAt, final int sourceSegmentId, final int maxValueLength)
+    {
         Limits.checkEntry(keyLength, source.valueLength, maxValueLength);
-        final boolean hasExpiry = source.hasExpiry();
         final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
         final long location = compactor.allocate(entryLength, sourceSegmentId);
         if (location == Arena.NO_SPACE)
@@ -65,7 +80,7 @@ abstract class ShardStorage extends ShardTable
         final int segmentId = Arena.segmentIdOf(location);
         writeEntry(arena.segments()[segmentId].buffer, Arena.offsetOf(location), key, keyOffset, keyLength,
             source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
-            hasExpiry, source.expireAt);
+            hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
         arena.pin(segmentId);
         return location;
@@ -84,7 +99,23 @@ abstract class ShardStorage extends ShardTable
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
-        final long entryLength = EntryLayout.length(keyLength, valueLength, false);
+        return prepareLocked(key, keyOffset, keyLength, value, valueOffset, valueLength, false, 0);
+    }
+
+    /**
+     * {@link #prepareLocked(DirectBuffer, int, int, DirectBuffer, int, int)} for an entry that may have an expiry
+     * time.
+     *
+     * @param hasExpiry whether the entry carries an expiry time.
+     * @param expireAt  the expiry time when it does.
+     * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
+     */
+    public long prepareLocked(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final boolean hasExpiry, final long expireAt)
+    {
+        final long entryLength = EntryLayout.length(keyLength, valueLength, hasExpiry);
         final long location = compactor.allocate(entryLength, 0);
         if (location == Arena.NO_SPACE)
         {
@@ -94,7 +125,7 @@ abstract class ShardStorage extends ShardTable
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
         final UnsafeBuffer buffer = arena.segments()[segmentId].buffer;
-        int p = EntryLayout.writeHeader(buffer, offset, false, 0, keyLength, valueLength);
+        int p = EntryLayout.writeHeader(buffer, offset, hasExpiry, expireAt, keyLength, valueLength);
         buffer.putBytes(p, key, keyOffset, keyLength);
         p += keyLength;
         buffer.putBytes(p, value, valueOffset, valueLength);
@@ -152,6 +183,120 @@ abstract class ShardStorage extends ShardTable
         final int i = findForWrite(tag, key, keyOffset, keyLength, e);
         link(i, IndexLayout.slot(tag, Arena.segmentIdOf(location), Arena.offsetOf(location)), e, hasExpiry);
         arena.unpin(Arena.segmentIdOf(location));
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // The net effects of an atomic batch, once every entry it needed is prepared: nothing here is refused. The batch
+    // judged each key's expiry at its own instant, so these find a key's entry whether or not it has expired since,
+    // and each logs the key's state afterwards as a whole value or a delete, which replays the same whatever the
+    // clock says at recovery.
+    // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * Links an entry written by {@link #prepareLocked} in place of the key's entry (or as a new key), unpins its
+     * segment, and logs the key's new value.
+     *
+     * @param location  where the prepared entry is.
+     * @param hasExpiry whether it carries an expiry time.
+     */
+    public void replaceLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long location,
+        final boolean hasExpiry, final EntryCursor e)
+    {
+        final int tag = IndexLayout.tag(hash);
+        final int i = findAny(tag, key, keyOffset, keyLength, e);
+        final int segmentId = Arena.segmentIdOf(location);
+        link(i, IndexLayout.slot(tag, segmentId, Arena.offsetOf(location)), e, hasExpiry);
+        arena.unpin(segmentId);
+        if (changes != null)
+        {
+            if (!e.wrap(arena.segments()[segmentId].buffer, segmentId, Arena.offsetOf(location)))
+            {
+                throw corrupt("batch entry unreadable under the write lock");
+            }
+            logWhole(e);
+        }
+    }
+
+    /**
+     * Writes a key's new value, or with {@code value} null only its new expiry time, over its entry in place: the
+     * caller checked that the value has the entry's length and that the entry has an expiry field exactly when
+     * {@code hasExpiry}. Logs the key's new value.
+     *
+     * @param hasExpiry whether the entry carries an expiry time (it must already).
+     * @param expireAt  its new expiry time when it does.
+     */
+    public void overwriteLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final boolean hasExpiry, final long expireAt, final EntryCursor e)
+    {
+        final int i = findAny(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        if (i < 0 || e.hasExpiry() != hasExpiry || value != null && e.valueLength != valueLength)
+        {
+            throw corrupt("batch entry changed shape under the write lock");
+        }
+        if (hasExpiry)
+        {
+            EntryLayout.putExpireAt(e.buffer, e.offset, expireAt);
+            e.expireAt = expireAt;
+        }
+        if (value != null)
+        {
+            e.buffer.putBytes(e.valueOffset, value, valueOffset, valueLength);
+        }
+        if (changes != null)
+        {
+            logWhole(e);
+        }
+    }
+
+    /**
+     * Removes a key's entry (logged as a delete).
+     */
+    public void removeAnyLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        removeAt(findAnyLocked(hash, key, keyOffset, keyLength, e), e);
+    }
+
+    /**
+     * Finds a key's entry, present whether or not it has expired since the batch judged it.
+     *
+     * @return the slot index with {@code e} describing the entry.
+     * @throws IllegalStateException if the entry is not there: under the write lock that is corruption.
+     */
+    public int findAnyLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = findAny(IndexLayout.tag(hash), key, keyOffset, keyLength, e);
+        if (i < 0)
+        {
+            throw corrupt("batch entry vanished under the write lock");
+        }
+        return i;
+    }
+
+    /**
+     * Finds a key's entry whether or not it has expired.
+     *
+     * @return the slot index with {@code e} describing the entry, or {@link #ABSENT}.
+     */
+    private int findAny(
+        final int tag, final DirectBuffer key, final int keyOffset, final int keyLength, final EntryCursor e)
+    {
+        final int i = lookup(table, arena.segments(), tag, key, keyOffset, keyLength, e);
+        if (i == INCONSISTENT)
+        {
+            throw corrupt("entry unreadable under the write lock");
+        }
+        return i;
+    }
+
+    private void logWhole(final EntryCursor e)
+    {
+        changes.set(e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength,
+            e.hasExpiry() ? e.expireAt : LogLayout.NO_EXPIRY);
     }
 
     /**
