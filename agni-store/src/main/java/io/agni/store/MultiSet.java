@@ -134,6 +134,7 @@ final class MultiSet
             }
             if (log != null)
             {
+                checkLogRoom();
                 // One record for the whole batch, so that it is recovered all or nothing.
                 log.beginBatch();
             }
@@ -307,6 +308,25 @@ final class MultiSet
             }
         }
         return bytes;
+    }
+
+    /**
+     * Refuses, before anything changes, a batch whose log record could not be written: each pair logs its whole
+     * value, and each key may log the removal of an expired entry found on the way.
+     */
+    private void checkLogRoom()
+    {
+        long total = LogLayout.BATCH_FIXED_LENGTH;
+        for (int i = 0; i < count; i++)
+        {
+            total += 2 + LogLayout.DELETE_FIXED_LENGTH + LogLayout.SET_FIXED_LENGTH + 2L * keyLengths[i] +
+                valueLengths[i];
+        }
+        if (total > ChangeRecorder.MAX_BATCH_BYTES)
+        {
+            throw new IllegalArgumentException("batch too large for one log record: bytes=" + total + ", limit=" +
+                ChangeRecorder.MAX_BATCH_BYTES);
+        }
     }
 
     /**

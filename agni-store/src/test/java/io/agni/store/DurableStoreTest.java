@@ -97,6 +97,27 @@ class DurableStoreTest
     }
 
     @Test
+    void aKeyPersistedOrExtendedBeforeItsFirstTimeSurvivesARecoveryAfterThatTime()
+    {
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            store.set(b("persisted"), b("1"), SetCondition.ALWAYS, ExpiryMode.AFTER, 1_000);
+            store.persist(b("persisted"));
+            store.set(b("extended"), b("2"), SetCondition.ALWAYS, ExpiryMode.AFTER, 1_000);
+            store.expire(b("extended"), TestStores.START_MS + 60_000, ExpireCondition.ALWAYS);
+            store.closeWithoutCheckpoint();
+        }
+        clock.update(TestStores.START_MS + 2_000);
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            assertArrayEquals(b("1"), store.get(b("persisted")));
+            assertEquals(-1, store.expireTimeMillis(b("persisted")));
+            assertArrayEquals(b("2"), store.get(b("extended")));
+            assertEquals(TestStores.START_MS + 60_000, store.expireTimeMillis(b("extended")));
+        }
+    }
+
+    @Test
     void aClearIsKeptAndWritesAfterItToo()
     {
         try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
