@@ -1,7 +1,6 @@
 package io.agni.net;
 
 import io.agni.api.AgniStore;
-import io.agni.api.internal.Decimal;
 import io.agni.protocol.RespDecoder;
 import io.agni.store.OffHeapStore;
 import org.junit.jupiter.api.Test;
@@ -40,7 +39,6 @@ class PublicSurfaceTest
         assertEquals(
             Map.of("io.agni.api", Set.of(), "io.agni.api.internal", Set.of("io.agni.store", "io.agni.protocol")),
             exports(api));
-        assertEquals(api, descriptorOf(Decimal.class));
     }
 
     @Test
