@@ -7,6 +7,8 @@
 module io.agni.net
 {
     requires transitive io.agni.api;
+    // Transitive because AgniServerBuilder.protocolLimits takes an io.agni.protocol.ProtocolLimits; the command
+    // table (io.agni.protocol.command) is exported to this module only, so users do not see it.
     requires transitive io.agni.protocol;
     requires org.agrona;
     requires org.slf4j;

@@ -1,7 +1,8 @@
 /**
  * RESP2, the Redis protocol, over Agrona buffers: {@link io.agni.protocol.RespDecoder},
- * {@link io.agni.protocol.RespWriter}, and the command layer that executes Redis commands on an
- * {@link io.agni.api.AgniStore}. No sockets: the network adapter feeds it bytes.
+ * {@link io.agni.protocol.RespWriter}, and the command layer ({@code io.agni.protocol.command}, exported to
+ * {@code io.agni.net} only) that executes Redis commands on an {@link io.agni.api.AgniStore}. No sockets: the network
+ * adapter feeds it bytes.
  */
 module io.agni.protocol
 {
@@ -9,5 +10,6 @@ module io.agni.protocol
     requires org.agrona;
 
     exports io.agni.protocol;
-    exports io.agni.protocol.command;
+    // The server's command table is agni-net's business, not its users': exported to agni-net only.
+    exports io.agni.protocol.command to io.agni.net;
 }

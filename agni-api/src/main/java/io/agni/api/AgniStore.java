@@ -876,8 +876,12 @@ public interface AgniStore extends AutoCloseable
 
     /**
      * Adds a delta to a value holding a decimal number, as one step (Redis's {@code INCRBYFLOAT}), and stores the
-     * result as text. An absent key counts as {@code 0}. The value must be a number as {@link Decimal#parse} reads
-     * one. The delta is taken as the shortest decimal that reads back as the same {@code double}
+     * result as text. An absent key counts as {@code 0}. The value must be a finite number as Redis's
+     * {@code strtold} reads one: the whole value, ASCII, at most 5120 bytes, no spaces, an optional sign, then decimal
+     * digits with an optional {@code .} and fraction and an optional exponent ({@code 10}, {@code -1.5}, {@code .5},
+     * {@code 1.}, {@code 5.0e3}), or {@code 0x} and hexadecimal digits with an optional fraction and binary exponent
+     * ({@code 0x1.8p1}); at least one digit; within an x87 {@code long double}'s range (about {@code 1.19e4932});
+     * never {@code inf} or {@code nan}. The delta is taken as the shortest decimal that reads back as the same {@code double}
      * ({@link java.math.BigDecimal#valueOf(double)}: {@code 0.1} is exactly one tenth), the sum is exact and then
      * rounded to 17 significant digits (half to even), and the text is written plain, without an exponent, trailing
      * fraction zeros or a trailing {@code .}: {@code 10.50} plus {@code 0.1} is {@code 10.6}, {@code 5.0e3} plus

@@ -21,50 +21,50 @@ public final class AgniClientBuilder
     /**
      * The server's host when none is given.
      */
-    public static final String HOST_DEFAULT = "localhost";
+    public static final String DEFAULT_HOST = "localhost";
 
     /**
      * The server's port when none is given: Redis's.
      */
-    public static final int PORT_DEFAULT = 6379;
+    public static final int DEFAULT_PORT = 6379;
 
     /**
      * The most connections open at once when not set: as many threads can call at the same time without waiting.
      */
-    public static final int CONNECTIONS_DEFAULT = 8;
+    public static final int DEFAULT_CONNECTIONS = 8;
 
     /**
      * The most connections that may be asked for.
      */
-    public static final int CONNECTIONS_MAX = 1024;
+    public static final int MAX_CONNECTIONS = 1024;
 
     /**
      * How long opening a connection may take when not set.
      */
-    public static final Duration CONNECT_TIMEOUT_DEFAULT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     /**
      * How long the client waits for a reply when not set. Long enough for {@code FLUSHDB} of a large Redis
      * database, which is synchronous.
      */
-    public static final Duration READ_TIMEOUT_DEFAULT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * The longest key or value the client sends or accepts when not set: Redis's {@code proto-max-bulk-len},
      * 512 MiB.
      */
-    public static final int MAX_BULK_LENGTH_DEFAULT = ClientReplyReader.MAX_BULK_LENGTH_DEFAULT;
+    public static final int DEFAULT_MAX_BULK_LENGTH = ClientReplyReader.DEFAULT_MAX_BULK_LENGTH;
 
     private static final int LARGEST_BULK_LENGTH = Integer.MAX_VALUE - 64;
 
-    private String host = HOST_DEFAULT;
-    private int port = PORT_DEFAULT;
-    private int connections = CONNECTIONS_DEFAULT;
-    private Duration connectTimeout = CONNECT_TIMEOUT_DEFAULT;
-    private Duration readTimeout = READ_TIMEOUT_DEFAULT;
+    private String host = DEFAULT_HOST;
+    private int port = DEFAULT_PORT;
+    private int connections = DEFAULT_CONNECTIONS;
+    private int connectTimeoutMs = millis("connectTimeout", DEFAULT_CONNECT_TIMEOUT);
+    private int readTimeoutMs = millis("readTimeout", DEFAULT_READ_TIMEOUT);
     private String password;
     private String clientName;
-    private int maxBulkLength = MAX_BULK_LENGTH_DEFAULT;
+    private int maxBulkLength = DEFAULT_MAX_BULK_LENGTH;
 
     AgniClientBuilder()
     {
@@ -73,7 +73,7 @@ public final class AgniClientBuilder
     /**
      * The server's host name or address.
      *
-     * @param host e.g. {@code "localhost"} or {@code "10.0.0.7"}; default {@value #HOST_DEFAULT}.
+     * @param host e.g. {@code "localhost"} or {@code "10.0.0.7"}; default {@value #DEFAULT_HOST}.
      * @return this builder.
      */
     public AgniClientBuilder host(final String host)
@@ -85,7 +85,7 @@ public final class AgniClientBuilder
     /**
      * The server's TCP port.
      *
-     * @param port 1 to 65535; default {@value #PORT_DEFAULT}.
+     * @param port 1 to 65535; default {@value #DEFAULT_PORT}.
      * @return this builder.
      */
     public AgniClientBuilder port(final int port)
@@ -98,7 +98,7 @@ public final class AgniClientBuilder
      * The most connections open at once, i.e. the most calls in flight at once; more callers wait for a
      * connection. Connections are opened as concurrent calls need them and kept open until {@link AgniClient#close()}.
      *
-     * @param connections 1 to {@value #CONNECTIONS_MAX}; default {@value #CONNECTIONS_DEFAULT}.
+     * @param connections 1 to {@value #MAX_CONNECTIONS}; default {@value #DEFAULT_CONNECTIONS}.
      * @return this builder.
      */
     public AgniClientBuilder connections(final int connections)
@@ -110,12 +110,14 @@ public final class AgniClientBuilder
     /**
      * How long opening a connection may take (TCP connect only; the handshake is bounded by the read timeout).
      *
-     * @param connectTimeout at least 1 ms; default 5 s.
+     * @param connectTimeout 1 ms to {@code Integer.MAX_VALUE} ms, kept in whole milliseconds; default
+     *                       {@link #DEFAULT_CONNECT_TIMEOUT}.
      * @return this builder.
+     * @throws IllegalArgumentException if the timeout is out of range; the message names it and its value.
      */
     public AgniClientBuilder connectTimeout(final Duration connectTimeout)
     {
-        this.connectTimeout = Objects.requireNonNull(connectTimeout, "connectTimeout");
+        this.connectTimeoutMs = millis("connectTimeout", connectTimeout);
         return this;
     }
 
@@ -123,12 +125,14 @@ public final class AgniClientBuilder
      * How long a call waits for the server's reply before it fails with {@link StoreConnectionException} and its
      * connection is closed. Also bounds how long {@link AgniClient#close()} waits for calls in flight.
      *
-     * @param readTimeout at least 1 ms; default 30 s.
+     * @param readTimeout 1 ms to {@code Integer.MAX_VALUE} ms, kept in whole milliseconds; default
+     *                    {@link #DEFAULT_READ_TIMEOUT}.
      * @return this builder.
+     * @throws IllegalArgumentException if the timeout is out of range; the message names it and its value.
      */
     public AgniClientBuilder readTimeout(final Duration readTimeout)
     {
-        this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
+        this.readTimeoutMs = millis("readTimeout", readTimeout);
         return this;
     }
 
@@ -192,10 +196,10 @@ public final class AgniClientBuilder
         {
             throw new IllegalArgumentException("port out of range: port=" + port + ", range=1..65535");
         }
-        if (connections < 1 || connections > CONNECTIONS_MAX)
+        if (connections < 1 || connections > MAX_CONNECTIONS)
         {
             throw new IllegalArgumentException(
-                "connections out of range: connections=" + connections + ", range=1.." + CONNECTIONS_MAX);
+                "connections out of range: connections=" + connections + ", range=1.." + MAX_CONNECTIONS);
         }
         if (maxBulkLength < 1 || maxBulkLength > LARGEST_BULK_LENGTH)
         {
@@ -207,12 +211,13 @@ public final class AgniClientBuilder
             throw new IllegalArgumentException(
                 "clientName must be printable ASCII without spaces, and not empty: clientName='" + clientName + "'");
         }
-        return new ClientConfig(host, port, connections, millis("connectTimeout", connectTimeout),
-            millis("readTimeout", readTimeout), password, clientName, maxBulkLength);
+        return new ClientConfig(host, port, connections, connectTimeoutMs, readTimeoutMs, password, clientName,
+            maxBulkLength);
     }
 
     private static int millis(final String name, final Duration duration)
     {
+        Objects.requireNonNull(duration, name);
         if (duration.compareTo(Duration.ofMillis(1)) < 0 || duration.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0)
         {
             throw new IllegalArgumentException(

@@ -7,8 +7,8 @@ import org.agrona.concurrent.EpochClock;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Configures an {@link AgniServer}. Every setter checks its own argument and says what is wrong with it;
@@ -22,30 +22,30 @@ public final class AgniServerBuilder
      * The default bind address: the IPv4 loopback only, so a server is never reachable from the network unless
      * asked to be.
      */
-    public static final String BIND_ADDRESS_DEFAULT = "127.0.0.1";
+    public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
 
     /**
      * The default TCP port, Redis's.
      */
-    public static final int PORT_DEFAULT = 6379;
+    public static final int DEFAULT_PORT = 6379;
 
     /**
      * The default maximum number of connected clients, Redis's {@code maxclients}. The connection past it is told
      * {@code -ERR max number of clients reached} and closed.
      */
-    public static final int MAX_CLIENTS_DEFAULT = 10_000;
+    public static final int DEFAULT_MAX_CLIENTS = 10_000;
 
     /**
      * The default idle timeout, 0: idle clients are never closed, as Redis's {@code timeout 0}.
      */
-    public static final long IDLE_TIMEOUT_MS_DEFAULT = 0;
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ZERO;
 
     /**
      * The default limit on one client's unprocessed input, 1 GiB, as Redis's {@code client-query-buffer-limit},
      * or {@link #maxClientMemory(long)} if that is smaller. A client whose pending command needs more is
      * disconnected.
      */
-    public static final long MAX_QUERY_BUFFER_DEFAULT = 1L << 30;
+    public static final long DEFAULT_MAX_QUERY_BUFFER = 1L << 30;
 
     /**
      * The default limit on one client's unsent replies, 64 MiB, or {@link #maxClientMemory(long)} if that is
@@ -54,17 +54,17 @@ public final class AgniServerBuilder
      * default; this one keeps the server's memory bounded. It also bounds a single reply, so raise it to serve
      * values (or MGET replies) larger than 64 MiB.
      */
-    public static final long MAX_OUTPUT_BUFFER_DEFAULT = 64L << 20;
+    public static final long DEFAULT_MAX_OUTPUT_BUFFER = 64L << 20;
 
     /**
      * The most the default {@link #maxClientMemory(long)} is, 1 GiB, whatever the JVM's direct-memory limit.
      */
-    public static final long MAX_CLIENT_MEMORY_DEFAULT_CAP = 1L << 30;
+    public static final long DEFAULT_MAX_CLIENT_MEMORY_CAP = 1L << 30;
 
     /**
      * The share of the JVM's direct-memory limit the default {@link #maxClientMemory(long)} is: a quarter.
      */
-    public static final int MAX_CLIENT_MEMORY_DEFAULT_DIVISOR = 4;
+    public static final int DEFAULT_MAX_CLIENT_MEMORY_DIVISOR = 4;
 
     /**
      * The smallest {@link #maxClientMemory(long)} accepted other than 0, 1 MiB.
@@ -74,12 +74,12 @@ public final class AgniServerBuilder
     /**
      * Protected mode is on by default, as in Redis.
      */
-    public static final boolean PROTECTED_MODE_DEFAULT = true;
+    public static final boolean DEFAULT_PROTECTED_MODE = true;
 
     /**
      * The default time {@link AgniServer#close()} lets connections flush replies already computed, 2 seconds.
      */
-    public static final long SHUTDOWN_TIMEOUT_MS_DEFAULT = 2_000;
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(2);
 
     /**
      * The smallest {@link #maxQueryBuffer(long)} and {@link #maxOutputBuffer(long)} accepted, 1 KiB.
@@ -99,31 +99,31 @@ public final class AgniServerBuilder
 
     private final AgniStore store;
     private InetAddress bindAddress;
-    private int port = PORT_DEFAULT;
+    private int port = DEFAULT_PORT;
     private int eventLoopThreads = defaultEventLoopThreads();
-    private int maxClients = MAX_CLIENTS_DEFAULT;
-    private long idleTimeoutMs = IDLE_TIMEOUT_MS_DEFAULT;
-    private long maxQueryBuffer = MAX_QUERY_BUFFER_DEFAULT;
-    private long maxOutputBuffer = MAX_OUTPUT_BUFFER_DEFAULT;
+    private int maxClients = DEFAULT_MAX_CLIENTS;
+    private long idleTimeoutMs = DEFAULT_IDLE_TIMEOUT.toMillis();
+    private long maxQueryBuffer = DEFAULT_MAX_QUERY_BUFFER;
+    private long maxOutputBuffer = DEFAULT_MAX_OUTPUT_BUFFER;
     private boolean maxQueryBufferSet;
     private boolean maxOutputBufferSet;
     private long maxClientMemory = defaultMaxClientMemory();
     private byte[] password;
-    private boolean protectedMode = PROTECTED_MODE_DEFAULT;
+    private boolean protectedMode = DEFAULT_PROTECTED_MODE;
     private ProtocolLimits protocolLimits = ProtocolLimits.DEFAULT;
     private EpochClock clock;
-    private long shutdownTimeoutMs = SHUTDOWN_TIMEOUT_MS_DEFAULT;
+    private long shutdownTimeoutMs = DEFAULT_SHUTDOWN_TIMEOUT.toMillis();
 
     AgniServerBuilder(final AgniStore store)
     {
         this.store = Objects.requireNonNull(store, "store");
         try
         {
-            bindAddress = InetAddress.getByName(BIND_ADDRESS_DEFAULT);
+            bindAddress = InetAddress.getByName(DEFAULT_BIND_ADDRESS);
         }
         catch (final UnknownHostException ex)
         {
-            throw new IllegalStateException("cannot parse the default bind address " + BIND_ADDRESS_DEFAULT, ex);
+            throw new IllegalStateException("cannot parse the default bind address " + DEFAULT_BIND_ADDRESS, ex);
         }
     }
 
@@ -139,10 +139,10 @@ public final class AgniServerBuilder
 
     /**
      * Returns the default {@link #maxClientMemory(long)}: a quarter of {@link #directMemoryLimit()}, at most {@link
-     * #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     * #DEFAULT_MAX_CLIENT_MEMORY_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
      *
      * @return the default {@link #maxClientMemory(long)}: a quarter of {@link #directMemoryLimit()}, at most
-     * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     * {@link #DEFAULT_MAX_CLIENT_MEMORY_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
      */
     public static long defaultMaxClientMemory()
     {
@@ -151,16 +151,16 @@ public final class AgniServerBuilder
 
     /**
      * Returns the default {@link #maxClientMemory(long)} for a JVM with that limit: a quarter of it, at most {@link
-     * #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     * #DEFAULT_MAX_CLIENT_MEMORY_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
      *
      * @param directMemoryLimit a direct-memory limit, in bytes.
      * @return the default {@link #maxClientMemory(long)} for a JVM with that limit: a quarter of it, at most
-     * {@link #MAX_CLIENT_MEMORY_DEFAULT_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
+     * {@link #DEFAULT_MAX_CLIENT_MEMORY_CAP} and at least {@link #MIN_CLIENT_MEMORY}.
      */
     public static long defaultMaxClientMemory(final long directMemoryLimit)
     {
         return Math.max(MIN_CLIENT_MEMORY,
-            Math.min(MAX_CLIENT_MEMORY_DEFAULT_CAP, directMemoryLimit / MAX_CLIENT_MEMORY_DEFAULT_DIVISOR));
+            Math.min(DEFAULT_MAX_CLIENT_MEMORY_CAP, directMemoryLimit / DEFAULT_MAX_CLIENT_MEMORY_DIVISOR));
     }
 
     /**
@@ -186,7 +186,7 @@ public final class AgniServerBuilder
      * The address to listen on: an IP literal or a host name, resolved now. {@code "0.0.0.0"} listens on every
      * IPv4 interface; a non-loopback address exposes the server to the network, where protected mode applies.
      *
-     * @param host the address, default {@value #BIND_ADDRESS_DEFAULT}.
+     * @param host the address, default {@value #DEFAULT_BIND_ADDRESS}.
      * @return this builder.
      * @throws IllegalArgumentException if the address cannot be resolved.
      */
@@ -220,7 +220,7 @@ public final class AgniServerBuilder
      * Returns this builder.
      *
      * @param port the TCP port, 0 for one the system picks (read it with {@link AgniServer#port()} after
-     *             {@link AgniServer#start()}); default {@value #PORT_DEFAULT}.
+     *             {@link AgniServer#start()}); default {@value #DEFAULT_PORT}.
      * @return this builder.
      * @throws IllegalArgumentException if the port is not from 0 to 65535.
      */
@@ -249,7 +249,7 @@ public final class AgniServerBuilder
     /**
      * Returns this builder.
      *
-     * @param maxClients the most clients connected at once; default {@value #MAX_CLIENTS_DEFAULT}.
+     * @param maxClients the most clients connected at once; default {@value #DEFAULT_MAX_CLIENTS}.
      * @return this builder.
      * @throws IllegalArgumentException if less than 1.
      */
@@ -264,14 +264,14 @@ public final class AgniServerBuilder
      * How long a client may stay idle before it is closed: no complete command received, no reply bytes sent and
      * less than 1 KiB of a partial command received. A client that trickles a command a byte at a time is idle.
      *
-     * @param timeout the timeout, 0 for none (the default, as Redis).
-     * @param unit    its unit; the timeout is kept in milliseconds.
+     * @param timeout the timeout, {@link Duration#ZERO} for none (the default, as Redis); kept in milliseconds, a
+     *                positive timeout below one millisecond counting as one.
      * @return this builder.
      * @throws IllegalArgumentException if the timeout is negative.
      */
-    public AgniServerBuilder idleTimeout(final long timeout, final TimeUnit unit)
+    public AgniServerBuilder idleTimeout(final Duration timeout)
     {
-        this.idleTimeoutMs = checkNonNegative("idleTimeout", timeout, unit);
+        this.idleTimeoutMs = Durations.nonNegativeMillis("idleTimeout", timeout);
         return this;
     }
 
@@ -280,7 +280,7 @@ public final class AgniServerBuilder
      *
      * @param bytes the most bytes one client's pending command may take, as Redis's
      *              {@code client-query-buffer-limit}; a client whose command needs more is disconnected. Default
-     *              {@link #MAX_QUERY_BUFFER_DEFAULT}.
+     *              {@link #DEFAULT_MAX_QUERY_BUFFER}.
      * @return this builder.
      * @throws IllegalArgumentException if not from {@value #MIN_BUFFER_LIMIT} to {@value #MAX_BUFFER_LIMIT}.
      */
@@ -296,7 +296,7 @@ public final class AgniServerBuilder
      * Returns this builder.
      *
      * @param bytes the most bytes of replies one client may have waiting to be sent; a client past it is
-     *              disconnected. Default {@link #MAX_OUTPUT_BUFFER_DEFAULT}.
+     *              disconnected. Default {@link #DEFAULT_MAX_OUTPUT_BUFFER}.
      * @return this builder.
      * @throws IllegalArgumentException if not from {@value #MIN_BUFFER_LIMIT} to {@value #MAX_BUFFER_LIMIT}.
      */
@@ -359,7 +359,7 @@ public final class AgniServerBuilder
      * connects from a non-loopback address to a server bound to a non-loopback address is sent Redis's
      * {@code -DENIED} error and disconnected.
      *
-     * @param enabled whether protected mode is on; default {@value #PROTECTED_MODE_DEFAULT}.
+     * @param enabled whether protected mode is on; default {@value #DEFAULT_PROTECTED_MODE}.
      * @return this builder.
      */
     public AgniServerBuilder protectedMode(final boolean enabled)
@@ -405,14 +405,14 @@ public final class AgniServerBuilder
      * Returns this builder.
      *
      * @param timeout how long {@link AgniServer#close()} lets connections flush replies already computed before it
-     *                drops them; default {@value #SHUTDOWN_TIMEOUT_MS_DEFAULT} ms.
-     * @param unit    its unit.
+     *                drops them; default {@link #DEFAULT_SHUTDOWN_TIMEOUT}. Kept in milliseconds, a positive timeout
+     *                below one millisecond counting as one.
      * @return this builder.
      * @throws IllegalArgumentException if the timeout is negative.
      */
-    public AgniServerBuilder shutdownTimeout(final long timeout, final TimeUnit unit)
+    public AgniServerBuilder shutdownTimeout(final Duration timeout)
     {
-        this.shutdownTimeoutMs = checkNonNegative("shutdownTimeout", timeout, unit);
+        this.shutdownTimeoutMs = Durations.nonNegativeMillis("shutdownTimeout", timeout);
         return this;
     }
 
@@ -468,17 +468,6 @@ public final class AgniServerBuilder
                 ", maxClientMemory=" + maxClientMemory);
         }
         return maxClientMemory;
-    }
-
-    private static long checkNonNegative(final String name, final long value, final TimeUnit unit)
-    {
-        Objects.requireNonNull(unit, "unit");
-        if (value < 0)
-        {
-            throw new IllegalArgumentException(name + " must not be negative: " + name + "=" + value + " " + unit);
-        }
-        final long millis = unit.toMillis(value);
-        return value > 0 && millis == 0 ? 1 : millis;
     }
 
     private static void checkRange(final String name, final long value, final long min, final long max)

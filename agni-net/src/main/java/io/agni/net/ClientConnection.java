@@ -77,8 +77,8 @@ final class ClientConnection implements AutoCloseable
         this.address = config.address();
         this.readTimeoutMillis = config.readTimeoutMillis();
         this.reader = new ClientReplyReader(
-            config.maxBulkLength(), ClientReplyReader.MAX_ARRAY_LENGTH_DEFAULT, ClientReplyReader.MAX_LINE_LENGTH_DEFAULT,
-            ClientReplyReader.MAX_DEPTH_DEFAULT);
+            config.maxBulkLength(), ClientReplyReader.DEFAULT_MAX_ARRAY_LENGTH, ClientReplyReader.DEFAULT_MAX_LINE_LENGTH,
+            ClientReplyReader.DEFAULT_MAX_DEPTH);
         this.reply = new ClientReply(reader, this);
     }
 

@@ -57,22 +57,22 @@ final class ClientReplyReader
     /**
      * The longest bulk string accepted by default: Redis's {@code proto-max-bulk-len}, 512 MiB.
      */
-    static final int MAX_BULK_LENGTH_DEFAULT = 512 * 1024 * 1024;
+    static final int DEFAULT_MAX_BULK_LENGTH = 512 * 1024 * 1024;
 
     /**
      * The longest array accepted by default, in elements.
      */
-    static final int MAX_ARRAY_LENGTH_DEFAULT = 1 << 27;
+    static final int DEFAULT_MAX_ARRAY_LENGTH = 1 << 27;
 
     /**
      * The longest simple string or error accepted by default, in bytes (Redis's inline limit, 64 KiB).
      */
-    static final int MAX_LINE_LENGTH_DEFAULT = 64 * 1024;
+    static final int DEFAULT_MAX_LINE_LENGTH = 64 * 1024;
 
     /**
      * The deepest nesting of arrays accepted by default; the replies the client asks for nest two deep at most.
      */
-    static final int MAX_DEPTH_DEFAULT = 8;
+    static final int DEFAULT_MAX_DEPTH = 8;
 
     private static final int EXPECT_TYPE = 0;
     private static final int IN_LINE = 1;
@@ -103,7 +103,7 @@ final class ClientReplyReader
      */
     ClientReplyReader()
     {
-        this(MAX_BULK_LENGTH_DEFAULT, MAX_ARRAY_LENGTH_DEFAULT, MAX_LINE_LENGTH_DEFAULT, MAX_DEPTH_DEFAULT);
+        this(DEFAULT_MAX_BULK_LENGTH, DEFAULT_MAX_ARRAY_LENGTH, DEFAULT_MAX_LINE_LENGTH, DEFAULT_MAX_DEPTH);
     }
 
     /**

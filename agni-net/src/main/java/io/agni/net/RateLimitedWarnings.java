@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RateLimitedWarnings
 {
-    static final long INTERVAL_NS_DEFAULT = TimeUnit.SECONDS.toNanos(10);
+    static final long DEFAULT_INTERVAL_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final Logger log;
     private final long intervalNs;
@@ -23,7 +23,7 @@ final class RateLimitedWarnings
 
     RateLimitedWarnings(final Logger log)
     {
-        this(log, INTERVAL_NS_DEFAULT);
+        this(log, DEFAULT_INTERVAL_NS);
     }
 
     RateLimitedWarnings(final Logger log, final long intervalNs)

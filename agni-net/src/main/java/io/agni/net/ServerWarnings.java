@@ -23,7 +23,7 @@ final class ServerWarnings
 
     ServerWarnings(final Logger log)
     {
-        this(log, RateLimitedWarnings.INTERVAL_NS_DEFAULT);
+        this(log, RateLimitedWarnings.DEFAULT_INTERVAL_NS);
     }
 
     ServerWarnings(final Logger log, final long intervalNs)

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
  * The {@link AgniStoreContract} against {@link AgniClient} talking to an {@link AgniServer} in front of an
@@ -43,7 +43,7 @@ class AgniClientOnAgniServerWithStoreHooksContractTest extends AgniStoreContract
     {
         final CachedEpochClock clock = new CachedEpochClock();
         clock.update(1_700_000_000_000L);
-        offHeapStore = OffHeapStore.builder().shards(4).maxMemory(64L << 20).clock(clock).expirySweepInterval(0, TimeUnit.MILLISECONDS)
+        offHeapStore = OffHeapStore.builder().shards(4).maxMemory(64L << 20).clock(clock).expirySweepInterval(Duration.ZERO)
             .maxKeyLength(MAX_KEY_LENGTH).maxValueLength(MAX_VALUE_LENGTH).build();
         server = AgniServer.builder(offHeapStore).port(0).eventLoopThreads(2).clock(clock).build().start();
         final AgniClient client = AgniClient.builder().host("127.0.0.1").port(server.port()).connections(2).build();

@@ -58,9 +58,12 @@ class AgniClientTest
         assertMessage("connections out of range: connections=0, range=1..1024",
             () -> AgniClient.builder().connections(0).config());
         assertMessage("connectTimeout out of range: connectTimeout=PT0S, range=1ms..2147483647ms",
-            () -> AgniClient.builder().connectTimeout(Duration.ZERO).config());
+            () -> AgniClient.builder().connectTimeout(Duration.ZERO));
         assertMessage("readTimeout out of range: readTimeout=PT-1S, range=1ms..2147483647ms",
-            () -> AgniClient.builder().readTimeout(Duration.ofSeconds(-1)).config());
+            () -> AgniClient.builder().readTimeout(Duration.ofSeconds(-1)));
+        assertMessage("readTimeout out of range: readTimeout=PT0.0009S, range=1ms..2147483647ms",
+            () -> AgniClient.builder().readTimeout(Duration.ofNanos(900_000)));
+        assertMessage(NullPointerException.class, "connectTimeout", () -> AgniClient.builder().connectTimeout(null));
         assertMessage("maxBulkLength out of range: maxBulkLength=0, range=1..2147483583",
             () -> AgniClient.builder().maxBulkLength(0).config());
         assertMessage("clientName must be printable ASCII without spaces, and not empty: clientName='my app'",
@@ -75,7 +78,7 @@ class AgniClientTest
         final ClientConfig config = AgniClient.builder().config();
 
         assertEquals("localhost:6379", config.address());
-        assertEquals(AgniClientBuilder.CONNECTIONS_DEFAULT, config.connections());
+        assertEquals(AgniClientBuilder.DEFAULT_CONNECTIONS, config.connections());
         assertEquals(5_000, config.connectTimeoutMillis());
         assertEquals(30_000, config.readTimeoutMillis());
         assertEquals(512 * 1024 * 1024, config.maxBulkLength());

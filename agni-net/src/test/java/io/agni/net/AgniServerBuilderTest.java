@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 import java.lang.management.ManagementFactory;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,11 +58,16 @@ class AgniServerBuilderTest
     void refusesNegativeTimeouts()
     {
         assertRefused(
-            "idleTimeout must not be negative: idleTimeout=-1 SECONDS",
-            () -> builder.idleTimeout(-1, TimeUnit.SECONDS));
+            "idleTimeout must not be negative: idleTimeout=PT-1S",
+            () -> builder.idleTimeout(Duration.ofSeconds(-1)));
         assertRefused(
-            "shutdownTimeout must not be negative: shutdownTimeout=-5 MILLISECONDS",
-            () -> builder.shutdownTimeout(-5, TimeUnit.MILLISECONDS));
+            "shutdownTimeout must not be negative: shutdownTimeout=PT-0.005S",
+            () -> builder.shutdownTimeout(Duration.ofMillis(-5)));
+        // A duration one nanosecond below zero is negative too: it is not rounded to zero milliseconds first.
+        assertRefused(
+            "idleTimeout must not be negative: idleTimeout=PT-0.000000001S",
+            () -> builder.idleTimeout(Duration.ofNanos(-1)));
+        assertThrows(NullPointerException.class, () -> builder.shutdownTimeout(null));
     }
 
     @Test
@@ -88,8 +93,8 @@ class AgniServerBuilderTest
         final AgniServer unlimited = builder.maxClientMemory(0).build();
 
         assertEquals(0, unlimited.context().maxClientMemory());
-        assertEquals(AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT, unlimited.context().maxQueryBuffer());
-        assertEquals(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT, unlimited.context().maxOutputBuffer());
+        assertEquals(AgniServerBuilder.DEFAULT_MAX_QUERY_BUFFER, unlimited.context().maxQueryBuffer());
+        assertEquals(AgniServerBuilder.DEFAULT_MAX_OUTPUT_BUFFER, unlimited.context().maxOutputBuffer());
     }
 
     @Test
@@ -101,7 +106,7 @@ class AgniServerBuilderTest
         assertEquals(8L << 20, small.context().maxQueryBuffer());
         assertEquals(8L << 20, small.context().maxOutputBuffer());
         assertEquals(256L << 20, medium.context().maxQueryBuffer());
-        assertEquals(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT, medium.context().maxOutputBuffer());
+        assertEquals(AgniServerBuilder.DEFAULT_MAX_OUTPUT_BUFFER, medium.context().maxOutputBuffer());
     }
 
     @Test
@@ -139,18 +144,19 @@ class AgniServerBuilderTest
     @Test
     void defaultsAreRedisLike()
     {
-        assertEquals("127.0.0.1", AgniServerBuilder.BIND_ADDRESS_DEFAULT);
-        assertEquals(6379, AgniServerBuilder.PORT_DEFAULT);
-        assertEquals(10_000, AgniServerBuilder.MAX_CLIENTS_DEFAULT);
-        assertEquals(0, AgniServerBuilder.IDLE_TIMEOUT_MS_DEFAULT);
-        assertEquals(1L << 30, AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT);
+        assertEquals("127.0.0.1", AgniServerBuilder.DEFAULT_BIND_ADDRESS);
+        assertEquals(6379, AgniServerBuilder.DEFAULT_PORT);
+        assertEquals(10_000, AgniServerBuilder.DEFAULT_MAX_CLIENTS);
+        assertEquals(Duration.ZERO, AgniServerBuilder.DEFAULT_IDLE_TIMEOUT);
+        assertEquals(Duration.ofSeconds(2), AgniServerBuilder.DEFAULT_SHUTDOWN_TIMEOUT);
+        assertEquals(1L << 30, AgniServerBuilder.DEFAULT_MAX_QUERY_BUFFER);
         assertEquals(Runtime.getRuntime().availableProcessors(), AgniServerBuilder.defaultEventLoopThreads());
     }
 
     @Test
     void aSubMillisecondIdleTimeoutIsNotMistakenForNone()
     {
-        final AgniServer server = builder.idleTimeout(10, TimeUnit.MICROSECONDS).build();
+        final AgniServer server = builder.idleTimeout(Duration.ofNanos(10_000)).build();
 
         assertEquals(1, server.context().idleTimeoutSeconds());
     }

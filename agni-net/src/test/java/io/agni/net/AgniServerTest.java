@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -296,7 +297,7 @@ class AgniServerTest
     @Test
     void closesAClientIdleForTheTimeoutAndKeepsABusyOne() throws IOException
     {
-        final AgniServer server = start(serverOn(store).idleTimeout(1, TimeUnit.SECONDS));
+        final AgniServer server = start(serverOn(store).idleTimeout(Duration.ofSeconds(1)));
         final RawRespConnection idle = connect(server);
         final RawRespConnection busy = connect(server);
         assertEquals("+PONG", idle.call("PING"));
@@ -337,7 +338,7 @@ class AgniServerTest
     {
         final AgniServer server = start(serverOn(store)
             .maxClients(77)
-            .idleTimeout(90, TimeUnit.SECONDS)
+            .idleTimeout(Duration.ofSeconds(90))
             .protocolLimits(ProtocolLimits.DEFAULT.withMaxBulkLength(1 << 20)));
         final RawRespConnection client = connect(server);
 
@@ -406,7 +407,7 @@ class AgniServerTest
     @Test
     void closeReturnsWithinTheShutdownTimeoutWhenAClientNeverReads() throws IOException
     {
-        final AgniServer server = start(serverOn(store).shutdownTimeout(200, TimeUnit.MILLISECONDS));
+        final AgniServer server = start(serverOn(store).shutdownTimeout(Duration.ofMillis(200)));
         final RawRespConnection writer = connect(server);
         assertEquals("+OK", writer.call("SET", "big", "v".repeat(512 * 1024)));
         final RawRespConnection neverReads = connect(server);

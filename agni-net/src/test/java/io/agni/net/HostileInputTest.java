@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -177,7 +178,7 @@ class HostileInputTest
     @Test
     void aSlowSenderIsClosedByTheIdleTimeoutWhileOthersAreServed() throws IOException
     {
-        startServer(serverOn(store).idleTimeout(1, TimeUnit.SECONDS));
+        startServer(serverOn(store).idleTimeout(Duration.ofSeconds(1)));
         final RawRespConnection slow = connect();
         final byte[] command = RawRespConnection.encode("SET", "slow", "v".repeat(200));
 

@@ -17,18 +17,18 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
     /**
      * The default {@link #maxBulkLength()}, 512 MiB, as Redis's {@code proto-max-bulk-len}.
      */
-    public static final int MAX_BULK_LENGTH_DEFAULT = 512 * 1024 * 1024;
+    public static final int DEFAULT_MAX_BULK_LENGTH = 512 * 1024 * 1024;
 
     /**
      * The default {@link #maxArguments()}, 1,048,576 (1024 * 1024), the limit Redis had before it became
      * {@code INT_MAX}: still far more than any real command sends.
      */
-    public static final int MAX_ARGUMENTS_DEFAULT = 1024 * 1024;
+    public static final int DEFAULT_MAX_ARGUMENTS = 1024 * 1024;
 
     /**
      * The default {@link #maxInlineLength()}, 64 KiB, as Redis's {@code PROTO_INLINE_MAX_SIZE}.
      */
-    public static final int MAX_INLINE_LENGTH_DEFAULT = 64 * 1024;
+    public static final int DEFAULT_MAX_INLINE_LENGTH = 64 * 1024;
 
     /**
      * The largest {@link #maxBulkLength()} accepted: a bulk and its CRLF must fit in one buffer, which Agrona
@@ -52,7 +52,7 @@ public record ProtocolLimits(int maxBulkLength, int maxArguments, int maxInlineL
      * Every limit at its default.
      */
     public static final ProtocolLimits DEFAULT =
-        new ProtocolLimits(MAX_BULK_LENGTH_DEFAULT, MAX_ARGUMENTS_DEFAULT, MAX_INLINE_LENGTH_DEFAULT);
+        new ProtocolLimits(DEFAULT_MAX_BULK_LENGTH, DEFAULT_MAX_ARGUMENTS, DEFAULT_MAX_INLINE_LENGTH);
 
     /**
      * Validates the limits.

@@ -27,7 +27,7 @@ public final class RespWriter
     /**
      * The initial capacity of the buffer when none is given, in bytes.
      */
-    public static final int INITIAL_CAPACITY_DEFAULT = 16 * 1024;
+    public static final int DEFAULT_INITIAL_CAPACITY = 16 * 1024;
 
     /**
      * The limit of a writer made without one: the largest direct buffer Java can address.
@@ -63,11 +63,11 @@ public final class RespWriter
     private int bulkHeaderGuess = BULK_HEADER_GUESS;
 
     /**
-     * A writer with a buffer of {@link #INITIAL_CAPACITY_DEFAULT} bytes to start with, no limit and no account.
+     * A writer with a buffer of {@link #DEFAULT_INITIAL_CAPACITY} bytes to start with, no limit and no account.
      */
     public RespWriter()
     {
-        this(INITIAL_CAPACITY_DEFAULT);
+        this(DEFAULT_INITIAL_CAPACITY);
     }
 
     /**

@@ -37,7 +37,7 @@ class RespDecoderHeapTest
     void aCommandAtTheArgumentLimitHoldsEightMebibytesOfHeapWhilePending()
     {
         final RespDecoder decoder = new RespDecoder(ProtocolLimits.DEFAULT);
-        final int received = ProtocolLimits.MAX_ARGUMENTS_DEFAULT - 1;
+        final int received = ProtocolLimits.DEFAULT_MAX_ARGUMENTS - 1;
 
         decoder.decode(buffer(pendingCommandOfEmptyArguments(received)), 0, 10 + 6 * received, new RecordingListener());
 
@@ -49,7 +49,7 @@ class RespDecoderHeapTest
      */
     private static String pendingCommandOfEmptyArguments(final int received)
     {
-        return "*" + ProtocolLimits.MAX_ARGUMENTS_DEFAULT + "\r\n" + "$0\r\n\r\n".repeat(received);
+        return "*" + ProtocolLimits.DEFAULT_MAX_ARGUMENTS + "\r\n" + "$0\r\n\r\n".repeat(received);
     }
 
     private static UnsafeBuffer buffer(final String text)

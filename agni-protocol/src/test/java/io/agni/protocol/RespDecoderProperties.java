@@ -87,7 +87,7 @@ class RespDecoderProperties
         new RespDecoder(ProtocolLimits.DEFAULT).decode(new UnsafeBuffer(stream), 0, stream.length, listener);
 
         final Long value = string2ll(length);
-        final boolean valid = value != null && value >= 0 && value <= ProtocolLimits.MAX_BULK_LENGTH_DEFAULT;
+        final boolean valid = value != null && value >= 0 && value <= ProtocolLimits.DEFAULT_MAX_BULK_LENGTH;
         assertEquals(valid ? null : "Protocol error: invalid bulk length", listener.errorMessage(), length);
     }
 

@@ -120,7 +120,7 @@ class RespDecoderTest
     void protocolDesyncRegressionTest(final int firstByte, final String error)
     {
         final StringBuilder stream = new StringBuilder().append((char)firstByte);
-        while (stream.length() <= ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT + 1)
+        while (stream.length() <= ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH + 1)
         {
             stream.append("payload");
         }
@@ -306,7 +306,7 @@ class RespDecoderTest
     @Test
     void decoderRejectsDefaultBulkLimitPlusOne()
     {
-        decodeWhole("*1\r\n$" + (ProtocolLimits.MAX_BULK_LENGTH_DEFAULT + 1) + "\r\n");
+        decodeWhole("*1\r\n$" + (ProtocolLimits.DEFAULT_MAX_BULK_LENGTH + 1) + "\r\n");
 
         assertEquals(List.of(new Error("Protocol error: invalid bulk length")), listener.events);
     }
@@ -325,7 +325,7 @@ class RespDecoderTest
     @Test
     void decoderRejectsDefaultArgumentLimitPlusOne()
     {
-        decodeWhole("*" + (ProtocolLimits.MAX_ARGUMENTS_DEFAULT + 1) + "\r\n");
+        decodeWhole("*" + (ProtocolLimits.DEFAULT_MAX_ARGUMENTS + 1) + "\r\n");
 
         assertEquals(List.of(new Error("Protocol error: invalid multibulk length")), listener.events);
     }
@@ -361,7 +361,7 @@ class RespDecoderTest
     @Test
     void multibulkCountLineLongerThanLimitIsTooBig()
     {
-        final String line = "*" + "1".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT - 1);
+        final String line = "*" + "1".repeat(ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH - 1);
 
         assertEquals(0, decode(line));
         assertEquals(List.of(), listener.events);
@@ -374,7 +374,7 @@ class RespDecoderTest
     @Test
     void bulkCountLineLongerThanLimitIsTooBig()
     {
-        final String line = "*1\r\n$" + "1".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT);
+        final String line = "*1\r\n$" + "1".repeat(ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH);
 
         decodeWhole(line);
 
@@ -384,7 +384,7 @@ class RespDecoderTest
     @Test
     void headerLineLongerThanLimitIsTooBigEvenWithItsEnd()
     {
-        decodeWhole("*1\r\n$" + "0".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT) + "\r\n");
+        decodeWhole("*1\r\n$" + "0".repeat(ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH) + "\r\n");
 
         assertEquals(List.of(new Error("Protocol error: too big bulk count string")), listener.events);
     }
@@ -392,7 +392,7 @@ class RespDecoderTest
     @Test
     void inlineLineAtLimitIsAccepted()
     {
-        final String arg = "a".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT - 5);
+        final String arg = "a".repeat(ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH - 5);
 
         decodeWhole("ECHO " + arg + "\r\nECHO " + arg + "\n");
 
@@ -403,7 +403,7 @@ class RespDecoderTest
     @ValueSource(strings = {"\r\n", "\n", ""})
     void inlineLineAboveLimitIsTooBig(final String end)
     {
-        decodeWhole("ECHO " + "a".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT - 4) + end);
+        decodeWhole("ECHO " + "a".repeat(ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH - 4) + end);
 
         assertEquals(List.of(new Error("Protocol error: too big inline request")), listener.events);
     }
@@ -411,7 +411,7 @@ class RespDecoderTest
     @Test
     void inlineLineWithoutEndWaitsUntilItCannotFit()
     {
-        final String line = "a".repeat(ProtocolLimits.MAX_INLINE_LENGTH_DEFAULT) + "\r";
+        final String line = "a".repeat(ProtocolLimits.DEFAULT_MAX_INLINE_LENGTH) + "\r";
 
         assertEquals(0, decode(line));
         assertEquals(List.of(), listener.events);
@@ -479,7 +479,7 @@ class RespDecoderTest
     {
         decoder.authenticated(false);
 
-        decodeWhole("*" + (ProtocolLimits.MAX_ARGUMENTS_DEFAULT + 1) + "\r\n");
+        decodeWhole("*" + (ProtocolLimits.DEFAULT_MAX_ARGUMENTS + 1) + "\r\n");
 
         assertEquals(List.of(new Error("Protocol error: invalid multibulk length")), listener.events);
     }

@@ -1362,11 +1362,12 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
 
     /**
      * Checks every shard's structural invariants (entry and expiry counts, live and held byte accounting, every key
-     * reachable exactly once) and that the budget holds. For tests; takes each shard's write lock in turn.
+     * reachable exactly once) and that the budget holds. For agni-store's tests, so package-private: not API. Takes
+     * each shard's write lock in turn.
      *
      * @throws IllegalStateException naming the first broken invariant.
      */
-    public void verifyIntegrity()
+    void verifyIntegrity()
     {
         final ThreadContext c = gate.enter();
         try

@@ -9,8 +9,8 @@ import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Configures and opens an {@link OffHeapStore}. Every setting has a default (the {@code DEFAULT_...} constants);
@@ -24,9 +24,9 @@ public final class OffHeapStoreBuilder
     public static final int DEFAULT_MAX_ENTRY_PART_LENGTH = 512 * 1024 * 1024;
 
     /**
-     * How often the background expiry sweep runs by default, in milliseconds.
+     * How often the background expiry sweep runs by default: every 100 milliseconds.
      */
-    public static final long DEFAULT_EXPIRY_SWEEP_INTERVAL_MS = 100;
+    public static final Duration DEFAULT_EXPIRY_SWEEP_INTERVAL = Duration.ofMillis(100);
 
     /**
      * The most shards a store may have.
@@ -46,7 +46,7 @@ public final class OffHeapStoreBuilder
     private int maxValueLength = DEFAULT_MAX_ENTRY_PART_LENGTH;
     private boolean maxValueLengthSet;
     private EpochClock clock = SystemEpochClock.INSTANCE;
-    private long expirySweepIntervalMs = DEFAULT_EXPIRY_SWEEP_INTERVAL_MS;
+    private long expirySweepIntervalMs = DEFAULT_EXPIRY_SWEEP_INTERVAL.toMillis();
     private Path directory;
     private Durability durability;
     private FileLayer files = FileLayer.system();
@@ -163,18 +163,37 @@ public final class OffHeapStoreBuilder
      * How often a background thread reclaims expired entries; {@code 0} turns the thread off, leaving reclamation to
      * access and to {@link OffHeapStore#sweepExpired()}.
      *
-     * @param interval the interval, {@code 0} or more.
-     * @param unit     its unit.
+     * @param interval the interval, {@link Duration#ZERO} or more; default {@link #DEFAULT_EXPIRY_SWEEP_INTERVAL}.
+     *                 Kept in milliseconds, a positive interval below one millisecond counting as one.
      * @return this builder.
+     * @throws IllegalArgumentException if the interval is negative.
      */
-    public OffHeapStoreBuilder expirySweepInterval(final long interval, final TimeUnit unit)
+    public OffHeapStoreBuilder expirySweepInterval(final Duration interval)
     {
-        this.expirySweepIntervalMs = unit.toMillis(interval);
-        if (interval > 0 && expirySweepIntervalMs == 0)
+        Objects.requireNonNull(interval, "expirySweepInterval");
+        if (interval.isNegative())
         {
-            expirySweepIntervalMs = 1;
+            throw new IllegalArgumentException(
+                "expirySweepInterval must not be negative: expirySweepInterval=" + interval);
+        }
+        if (interval.compareTo(Duration.ofMillis(Long.MAX_VALUE)) > 0)
+        {
+            this.expirySweepIntervalMs = Long.MAX_VALUE;
+        }
+        else
+        {
+            final long millis = interval.toMillis();
+            this.expirySweepIntervalMs = millis == 0 && !interval.isZero() ? 1 : millis;
         }
         return this;
+    }
+
+    /**
+     * @return the sweep interval {@link #build()} will use, in milliseconds; {@code 0} for no sweep thread.
+     */
+    long expirySweepIntervalMs()
+    {
+        return expirySweepIntervalMs;
     }
 
     /**
@@ -278,11 +297,6 @@ public final class OffHeapStoreBuilder
         if (logSegmentBytes < 4096)
         {
             throw new IllegalArgumentException("logSegmentBytes must be at least 4096: " + logSegmentBytes);
-        }
-        if (expirySweepIntervalMs < 0)
-        {
-            throw new IllegalArgumentException(
-                "expirySweepInterval must be 0 or more: expirySweepIntervalMs=" + expirySweepIntervalMs);
         }
 
         int keyLimit = maxKeyLength;

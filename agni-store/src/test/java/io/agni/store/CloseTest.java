@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -161,7 +162,7 @@ class CloseTest
     void closeStopsTheBackgroundSweep()
     {
         final OffHeapStore store = TestStores.builder(2, TestStores.clock())
-            .expirySweepInterval(1, TimeUnit.MILLISECONDS)
+            .expirySweepInterval(Duration.ofMillis(1))
             .build();
         store.set(bytes("k"), bytes("v"), SetCondition.ALWAYS, ExpiryMode.AT, TestStores.START_MS + 5);
 

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -295,7 +296,7 @@ class DurableStoreTest
     private OffHeapStore open(final Durability durability, final FileLayer files)
     {
         return OffHeapStore.builder().shards(4).maxMemory(TestStores.ROOMY_BUDGET).clock(clock)
-            .expirySweepInterval(0, java.util.concurrent.TimeUnit.MILLISECONDS).directory(directory)
+            .expirySweepInterval(Duration.ZERO).directory(directory)
             .durability(durability).fileLayer(files).logSegmentBytes(SEGMENT).build();
     }
 

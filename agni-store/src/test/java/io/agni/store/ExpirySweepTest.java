@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -80,7 +81,7 @@ class ExpirySweepTest
     void backgroundSweepReclaimsExpiredEntriesWithoutAnyAccess() throws InterruptedException
     {
         final CachedEpochClock clock = TestStores.clock();
-        try (OffHeapStore store = TestStores.builder(4, clock).expirySweepInterval(1, TimeUnit.MILLISECONDS).build())
+        try (OffHeapStore store = TestStores.builder(4, clock).expirySweepInterval(Duration.ofMillis(1)).build())
         {
             for (int i = 0; i < 200; i++)
             {
@@ -109,7 +110,7 @@ class ExpirySweepTest
         final CachedEpochClock time = TestStores.clock();
         final FailingOnceInSweep clock = new FailingOnceInSweep(time);
         try (OffHeapStore store = TestStores.builder(4, time).clock(clock)
-            .expirySweepInterval(1, TimeUnit.MILLISECONDS).build())
+            .expirySweepInterval(Duration.ofMillis(1)).build())
         {
             for (int i = 0; i < 200; i++)
             {

@@ -114,7 +114,7 @@ class LinearizabilityTest
     {
         return className.startsWith("org.agrona.") ||
             className.startsWith("java.math.") ||
-            className.equals("io.agni.api.Decimal") ||
+            className.equals("io.agni.api.internal.Decimal") ||
             className.equals("io.agni.store.shard.DecimalFloat") ||
             className.equals(SharedStore.class.getName()) ||
             className.equals("io.agni.store.memory.DebugMemory");

@@ -6,7 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.management.ManagementFactory;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -43,7 +43,7 @@ class OffHeapStoreBuilderTest
     void budgetOfExactlyTheMinimumIsAccepted()
     {
         try (OffHeapStore store = OffHeapStore.builder().shards(4).maxMemory(32 * 1024)
-            .maxKeyLength(64).maxValueLength(1024).expirySweepInterval(0, TimeUnit.SECONDS).build())
+            .maxKeyLength(64).maxValueLength(1024).expirySweepInterval(Duration.ZERO).build())
         {
             assertEquals(32 * 1024, store.stats().budgetBytes());
             assertTrue(store.stats().offHeapBytes() <= 32 * 1024);
@@ -61,7 +61,7 @@ class OffHeapStoreBuilderTest
         assertEquals("maxMemory exceeds the JVM's direct memory limit: maxMemory=" + (limit + 1) +
             ", maxDirectMemory=" + limit + " (raise -XX:MaxDirectMemorySize or lower maxMemory)", ex.getMessage());
         try (OffHeapStore store = OffHeapStore.builder().shards(1).maxMemory(limit)
-            .expirySweepInterval(0, TimeUnit.SECONDS).build())
+            .expirySweepInterval(Duration.ZERO).build())
         {
             assertEquals(limit, store.stats().budgetBytes(), "a budget of exactly the limit is accepted");
         }
@@ -102,13 +102,13 @@ class OffHeapStoreBuilderTest
     void anExplicitLimitShrinksTheOtherDefaultLimitToTheBudget()
     {
         try (OffHeapStore store = OffHeapStore.builder().shards(1).maxMemory(256 * 1024).maxValueLength(64 * 1024)
-            .expirySweepInterval(0, TimeUnit.SECONDS).build())
+            .expirySweepInterval(Duration.ZERO).build())
         {
             assertEquals(192 * 1024, store.maxKeyLength());
             assertEquals(64 * 1024, store.maxValueLength());
         }
         try (OffHeapStore store = OffHeapStore.builder().shards(1).maxMemory(256 * 1024).maxKeyLength(1024)
-            .expirySweepInterval(0, TimeUnit.SECONDS).build())
+            .expirySweepInterval(Duration.ZERO).build())
         {
             assertEquals(1024, store.maxKeyLength());
             assertEquals(255 * 1024, store.maxValueLength());
@@ -119,7 +119,7 @@ class OffHeapStoreBuilderTest
     void defaultLimitsShrinkToFitASmallBudget()
     {
         try (OffHeapStore store = OffHeapStore.builder().shards(2).maxMemory(1 << 20)
-            .expirySweepInterval(0, TimeUnit.SECONDS).build())
+            .expirySweepInterval(Duration.ZERO).build())
         {
             assertEquals(512 * 1024, store.maxKeyLength());
             assertEquals(512 * 1024, store.maxValueLength());
@@ -145,12 +145,26 @@ class OffHeapStoreBuilderTest
     }
 
     @Test
-    void sweepIntervalMustNotBeNegative()
+    void sweepIntervalMustNotBeNegativeAndItsSetterSaysSo()
     {
-        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> OffHeapStore.builder().shards(1).expirySweepInterval(-5, TimeUnit.MILLISECONDS).build());
+        final OffHeapStoreBuilder builder = OffHeapStore.builder().shards(1);
 
-        assertEquals("expirySweepInterval must be 0 or more: expirySweepIntervalMs=-5", ex.getMessage());
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> builder.expirySweepInterval(Duration.ofMillis(-5)));
+        assertEquals("expirySweepInterval must not be negative: expirySweepInterval=PT-0.005S", ex.getMessage());
+        // One nanosecond below zero is refused too, not rounded to zero milliseconds (which would turn the sweep off).
+        assertThrows(IllegalArgumentException.class, () -> builder.expirySweepInterval(Duration.ofNanos(-1)));
+        assertThrows(NullPointerException.class, () -> builder.expirySweepInterval(null));
+    }
+
+    @Test
+    void aSubMillisecondSweepIntervalIsNotMistakenForNone()
+    {
+        assertEquals(1, OffHeapStore.builder().expirySweepInterval(Duration.ofNanos(10_000)).expirySweepIntervalMs());
+        assertEquals(0, OffHeapStore.builder().expirySweepInterval(Duration.ZERO).expirySweepIntervalMs());
+        assertEquals(Long.MAX_VALUE, OffHeapStore.builder().expirySweepInterval(Duration.ofSeconds(Long.MAX_VALUE))
+            .expirySweepIntervalMs());
+        assertEquals(Duration.ofMillis(100), OffHeapStoreBuilder.DEFAULT_EXPIRY_SWEEP_INTERVAL);
     }
 
     @Test

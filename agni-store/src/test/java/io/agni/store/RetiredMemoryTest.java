@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -74,7 +75,7 @@ class RetiredMemoryTest
     void theSweepThreadFreesMemoryRetiredJustBeforeTheStoreWentIdle()
     {
         try (OffHeapStore store = TestStores.builder(1, TestStores.clock())
-            .expirySweepInterval(1, TimeUnit.MILLISECONDS).build())
+            .expirySweepInterval(Duration.ofMillis(1)).build())
         {
             store.set(KEY, value());
             final long pooled = directPool();

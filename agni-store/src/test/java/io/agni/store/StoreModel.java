@@ -1,7 +1,6 @@
 package io.agni.store;
 
 import io.agni.api.AgniStore;
-import io.agni.api.Decimal;
 import io.agni.api.EntryTooLargeException;
 import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
@@ -10,6 +9,7 @@ import io.agni.api.IntegerOverflowException;
 import io.agni.api.NotAnIntegerException;
 import io.agni.api.RenameResult;
 import io.agni.api.SetCondition;
+import io.agni.api.internal.Decimal;
 import io.agni.testsupport.ByteArrayKey;
 import org.agrona.concurrent.UnsafeBuffer;
 

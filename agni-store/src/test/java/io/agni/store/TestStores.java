@@ -3,7 +3,7 @@ package io.agni.store;
 import io.agni.testsupport.StoreFixture;
 import org.agrona.concurrent.CachedEpochClock;
 
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /**
  * How the tests of this module open stores: a fixed shard count (never the machine's), a fake clock, no background
@@ -49,7 +49,7 @@ final class TestStores
         return OffHeapStore.builder()
             .shards(shards)
             .clock(clock)
-            .expirySweepInterval(0, TimeUnit.MILLISECONDS)
+            .expirySweepInterval(Duration.ZERO)
             .maxMemory(ROOMY_BUDGET);
     }
 

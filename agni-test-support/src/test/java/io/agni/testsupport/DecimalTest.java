@@ -1,7 +1,7 @@
 package io.agni.testsupport;
 
-import io.agni.api.Decimal;
 import io.agni.api.NotAFloatException;
+import io.agni.api.internal.Decimal;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

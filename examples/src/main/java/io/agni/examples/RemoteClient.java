@@ -21,7 +21,7 @@ public final class RemoteClient
     /**
      * The port {@link ServeOverTcp} listens on by default.
      */
-    static final int PORT_DEFAULT = ServeOverTcp.PORT_DEFAULT;
+    static final int DEFAULT_PORT = ServeOverTcp.DEFAULT_PORT;
 
     private RemoteClient()
     {
@@ -30,12 +30,12 @@ public final class RemoteClient
     /**
      * Runs the walk-through on a remote store.
      *
-     * @param args {@code [host [port]]}: default {@code localhost} and {@value #PORT_DEFAULT}.
+     * @param args {@code [host [port]]}: default {@code localhost} and {@value #DEFAULT_PORT}.
      */
     public static void main(final String[] args)
     {
         final String host = args.length > 0 ? args[0] : "localhost";
-        final int port = args.length > 1 ? Integer.parseInt(args[1]) : PORT_DEFAULT;
+        final int port = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_PORT;
 
         // The one changed line: EmbeddedQuickstart opens OffHeapStore.builder()...build() here.
         try (AgniStore store = AgniClient.connect(host, port))

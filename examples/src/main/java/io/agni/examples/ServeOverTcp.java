@@ -26,7 +26,7 @@ public final class ServeOverTcp
     /**
      * The default port: not Redis's 6379, so that it can run next to a Redis.
      */
-    static final int PORT_DEFAULT = 6380;
+    static final int DEFAULT_PORT = 6380;
 
     private static final long MIB = 1024 * 1024;
 
@@ -37,12 +37,12 @@ public final class ServeOverTcp
     /**
      * Serves until Ctrl-C or for the given time.
      *
-     * @param args {@code [port [seconds]]}: default {@value #PORT_DEFAULT}, and 0 seconds for "until Ctrl-C".
+     * @param args {@code [port [seconds]]}: default {@value #DEFAULT_PORT}, and 0 seconds for "until Ctrl-C".
      * @throws InterruptedException if interrupted while serving.
      */
     public static void main(final String[] args) throws InterruptedException
     {
-        final int port = args.length > 0 ? Integer.parseInt(args[0]) : PORT_DEFAULT;
+        final int port = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_PORT;
         final long seconds = args.length > 1 ? Long.parseLong(args[1]) : 0;
 
         // Ctrl-C runs shutdown hooks and then halts the JVM: this hook asks main to stop, then waits until main

@@ -310,8 +310,8 @@ final class LauncherOptions
             "Serves an in-process agni store over TCP to any Redis client (RESP2, strings and keys commands)." + n +
             n +
             "Options (--name value or --name=value):" + n +
-            option("--port N", "TCP port, 0 for any free one (default " + AgniServerBuilder.PORT_DEFAULT + ")") +
-            option("--bind ADDRESS", "address to listen on (default " + AgniServerBuilder.BIND_ADDRESS_DEFAULT +
+            option("--port N", "TCP port, 0 for any free one (default " + AgniServerBuilder.DEFAULT_PORT + ")") +
+            option("--bind ADDRESS", "address to listen on (default " + AgniServerBuilder.DEFAULT_BIND_ADDRESS +
                 "; 0.0.0.0: every IPv4 interface)") +
             option("--threads N", "event-loop threads (default: the processors, here " +
                 AgniServerBuilder.defaultEventLoopThreads() + ")") +
@@ -323,13 +323,13 @@ final class LauncherOptions
             option("--protected-mode yes|no", "with no password and a non-loopback --bind, refuse clients") +
             option("", "from other hosts (default yes)") +
             option("--max-clients N", "most clients connected at once (default " +
-                AgniServerBuilder.MAX_CLIENTS_DEFAULT + ")") +
+                AgniServerBuilder.DEFAULT_MAX_CLIENTS + ")") +
             option("--timeout SECONDS", "close a client idle this long, 0 for never (default 0)") +
             option("--max-query-buffer SIZE", "most bytes of one client's pending command (default " +
-                MemorySize.format(AgniServerBuilder.MAX_QUERY_BUFFER_DEFAULT) + ",") +
+                MemorySize.format(AgniServerBuilder.DEFAULT_MAX_QUERY_BUFFER) + ",") +
             option("", "or --max-client-memory if less)") +
             option("--max-output-buffer SIZE", "most bytes of replies waiting for one client (default " +
-                MemorySize.format(AgniServerBuilder.MAX_OUTPUT_BUFFER_DEFAULT) + ",") +
+                MemorySize.format(AgniServerBuilder.DEFAULT_MAX_OUTPUT_BUFFER) + ",") +
             option("", "or --max-client-memory if less)") +
             option("--max-client-memory SIZE", "most bytes all clients' buffers hold together; past it the") +
             option("", "largest clients are disconnected, 0 for no limit (default: a quarter") +

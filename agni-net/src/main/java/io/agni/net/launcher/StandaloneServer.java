@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -135,7 +135,7 @@ final class StandaloneServer implements AutoCloseable
         apply(LauncherOptions.THREADS, options.threads, builder::eventLoopThreads);
         apply(LauncherOptions.MAX_CLIENTS, options.maxClients, builder::maxClients);
         apply(LauncherOptions.TIMEOUT, options.timeoutSeconds,
-            seconds -> builder.idleTimeout(seconds, TimeUnit.SECONDS));
+            seconds -> builder.idleTimeout(Duration.ofSeconds(seconds)));
         apply(LauncherOptions.MAX_QUERY_BUFFER, options.maxQueryBuffer, builder::maxQueryBuffer);
         apply(LauncherOptions.MAX_OUTPUT_BUFFER, options.maxOutputBuffer, builder::maxOutputBuffer);
         apply(LauncherOptions.PROTECTED_MODE, options.protectedMode, builder::protectedMode);

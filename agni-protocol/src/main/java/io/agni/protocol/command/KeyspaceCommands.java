@@ -67,7 +67,7 @@ final class KeyspaceCommands
      */
     private static final int ARRAY_HEADER_MAX = 1 + 10 + 2;
 
-    private static final long SCAN_COUNT_DEFAULT = 10;
+    private static final long DEFAULT_SCAN_COUNT = 10;
     private static final long MILLIS_PER_SECOND = 1000;
     private static final long UNSIGNED_MAX_DIV_10 = Long.divideUnsigned(-1L, 10);
 
@@ -362,7 +362,7 @@ final class KeyspaceCommands
         }
         final long cursor = cursorValue(buffer, args.offset(1), args.length(1));
 
-        long count = SCAN_COUNT_DEFAULT;
+        long count = DEFAULT_SCAN_COUNT;
         byte[] pattern = null;
         boolean stringType = true;
         for (int i = 2, argCount = args.count(); i < argCount; i += 2)

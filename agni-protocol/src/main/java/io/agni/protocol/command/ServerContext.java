@@ -19,13 +19,13 @@ public interface ServerContext
     /**
      * Redis's default {@code maxclients}, reported when a host does not override {@link #maxClients()}.
      */
-    int MAX_CLIENTS_DEFAULT = 10_000;
+    int DEFAULT_MAX_CLIENTS = 10_000;
 
     /**
      * Redis's default {@code client-query-buffer-limit}, 1 GiB, reported when a host does not override
      * {@link #maxQueryBuffer()}.
      */
-    long MAX_QUERY_BUFFER_DEFAULT = 1L << 30;
+    long DEFAULT_MAX_QUERY_BUFFER = 1L << 30;
 
     /**
      * Returns whether clients must authenticate ({@code requirepass} is set).
@@ -80,14 +80,14 @@ public interface ServerContext
 
     /**
      * Returns the most clients served at once ({@code CONFIG GET maxclients}, {@code maxclients}); {@link
-     * #MAX_CLIENTS_DEFAULT} by default.
+     * #DEFAULT_MAX_CLIENTS} by default.
      *
      * @return the most clients served at once ({@code CONFIG GET maxclients}, {@code maxclients});
-     * {@link #MAX_CLIENTS_DEFAULT} by default.
+     * {@link #DEFAULT_MAX_CLIENTS} by default.
      */
     default int maxClients()
     {
-        return MAX_CLIENTS_DEFAULT;
+        return DEFAULT_MAX_CLIENTS;
     }
 
     /**
@@ -116,14 +116,14 @@ public interface ServerContext
 
     /**
      * Returns the most bytes one client's pending command may take ({@code CONFIG GET client-query-buffer-limit});
-     * {@link #MAX_QUERY_BUFFER_DEFAULT} by default.
+     * {@link #DEFAULT_MAX_QUERY_BUFFER} by default.
      *
      * @return the most bytes one client's pending command may take ({@code CONFIG GET client-query-buffer-limit});
-     * {@link #MAX_QUERY_BUFFER_DEFAULT} by default.
+     * {@link #DEFAULT_MAX_QUERY_BUFFER} by default.
      */
     default long maxQueryBuffer()
     {
-        return MAX_QUERY_BUFFER_DEFAULT;
+        return DEFAULT_MAX_QUERY_BUFFER;
     }
 
     /**

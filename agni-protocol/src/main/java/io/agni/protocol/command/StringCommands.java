@@ -1,10 +1,10 @@
 package io.agni.protocol.command;
 
 import io.agni.api.AgniStore;
-import io.agni.api.Decimal;
 import io.agni.api.EntryTooLargeException;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
+import io.agni.api.internal.Decimal;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
 import org.agrona.DirectBuffer;

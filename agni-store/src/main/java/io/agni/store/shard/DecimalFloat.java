@@ -1,7 +1,7 @@
 package io.agni.store.shard;
 
-import io.agni.api.Decimal;
 import io.agni.api.FloatOverflowException;
+import io.agni.api.internal.Decimal;
 import org.agrona.DirectBuffer;
 
 import java.math.BigDecimal;

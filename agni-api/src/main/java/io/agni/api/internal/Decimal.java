@@ -1,5 +1,6 @@
-package io.agni.api;
+package io.agni.api.internal;
 
+import io.agni.api.NotAFloatException;
 import org.agrona.DirectBuffer;
 
 import java.math.BigDecimal;
@@ -8,6 +9,9 @@ import java.math.BigInteger;
 /**
  * Reads a number as Redis reads the value and the increment of {@code INCRBYFLOAT} (its {@code string2ld}, over C's
  * {@code strtold}), so that a command layer and a store agree on what a float is.
+ * <p>
+ * Not API: {@code io.agni.api.internal} is exported only to agni's own modules (see {@code module-info.java}); the
+ * grammar users rely on is stated on {@link io.agni.api.AgniStore#incrementByFloat(byte[], double)}.
  *
  * <h2>Grammar</h2>
  * The whole text, ASCII, at most {@value #MAX_LENGTH} bytes, with no spaces anywhere: an optional sign, then either
@@ -82,10 +86,10 @@ public final class Decimal
 
     /**
      * Reads a number as the nearest {@code double}: what a command layer passes to
-     * {@link AgniStore#incrementByFloat(byte[], double)} as the increment. {@code inf} and {@code infinity} (any
-     * case, optionally signed) read as an infinity, which the store then refuses with
-     * {@link FloatOverflowException}, as Redis replies to {@code INCRBYFLOAT k inf}. A finite number beyond the
-     * range of a {@code double} also reads as an infinity, and one too small reads as zero.
+     * {@link io.agni.api.AgniStore#incrementByFloat(byte[], double)} as the increment. {@code inf} and
+     * {@code infinity} (any case, optionally signed) read as an infinity, which the store then refuses with
+     * {@link io.agni.api.FloatOverflowException}, as Redis replies to {@code INCRBYFLOAT k inf}. A finite number
+     * beyond the range of a {@code double} also reads as an infinity, and one too small reads as zero.
      *
      * @param buffer the buffer holding the text.
      * @param offset where the text starts.
