@@ -19,11 +19,11 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -165,7 +165,7 @@ class DurableWriteBatchTest
     private OffHeapStore open(final Durability durability)
     {
         return OffHeapStore.builder().shards(4).maxMemory(TestStores.ROOMY_BUDGET).clock(clock)
-            .expirySweepInterval(0, TimeUnit.MILLISECONDS).directory(directory).durability(durability)
+            .expirySweepInterval(Duration.ZERO).directory(directory).durability(durability)
             .logSegmentBytes(SEGMENT).build();
     }
 
