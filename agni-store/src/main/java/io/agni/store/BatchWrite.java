@@ -579,24 +579,7 @@ final class BatchWrite
         {
             return false;
         }
-        final int x = batch.keyOffset(a);
-        final int y = batch.keyOffset(b);
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES)
-        {
-            if (bytes.getLong(x + i) != bytes.getLong(y + i))
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (bytes.getByte(x + i) != bytes.getByte(y + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return Bytes.equal(bytes, batch.keyOffset(a), bytes, batch.keyOffset(b), length);
     }
 
     /**

@@ -12,6 +12,8 @@ public final class DirectoryInUseException extends RuntimeException
     private final transient Path directory;
 
     /**
+     * Creates the exception.
+     *
      * @param directory the directory.
      * @param holder    who holds it, as its lock file says.
      */

@@ -18,6 +18,8 @@ public final class LogCorruptedException extends RuntimeException
     private final long offset;
 
     /**
+     * Creates the exception.
+     *
      * @param file   the damaged segment file.
      * @param offset where in it the damage starts.
      * @param reason what is wrong there.

@@ -395,26 +395,7 @@ final class MultiSet
         {
             return false;
         }
-        final DirectBuffer x = keyBuffers[a];
-        final DirectBuffer y = keyBuffers[b];
-        final int xOffset = keyOffsets[a];
-        final int yOffset = keyOffsets[b];
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES)
-        {
-            if (x.getLong(xOffset + i) != y.getLong(yOffset + i))
-            {
-                return false;
-            }
-        }
-        for (; i < length; i++)
-        {
-            if (x.getByte(xOffset + i) != y.getByte(yOffset + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return Bytes.equal(keyBuffers[a], keyOffsets[a], keyBuffers[b], keyOffsets[b], length);
     }
 
     /**

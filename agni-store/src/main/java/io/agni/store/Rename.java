@@ -88,18 +88,7 @@ final class Rename
         final DirectBuffer a, final int aOffset, final int aLength,
         final DirectBuffer b, final int bOffset, final int bLength)
     {
-        if (aLength != bLength)
-        {
-            return false;
-        }
-        for (int i = 0; i < aLength; i++)
-        {
-            if (a.getByte(aOffset + i) != b.getByte(bOffset + i))
-            {
-                return false;
-            }
-        }
-        return true;
+        return aLength == bLength && Bytes.equal(a, aOffset, b, bOffset, aLength);
     }
 
     private static RenameResult moveLocked(

@@ -16,6 +16,8 @@ public final class SnapshotDamagedException extends RuntimeException
     private final long offset;
 
     /**
+     * Creates the exception.
+     *
      * @param file   the snapshot.
      * @param offset where the damage was found.
      * @param reason what is wrong.
