@@ -182,7 +182,6 @@ final class BatchWrite
     {
         final int shards = sortedShards();
         final ChangeRecorder log = c.changes;
-        boolean logged = false;
         int locked = 0;
         try
         {
@@ -204,11 +203,6 @@ final class BatchWrite
             makeRoom(store, shards);
             prepare(store, shards, c.fresh);
             apply(store, c.entry);
-            if (log != null)
-            {
-                logged = true;
-                log.endBatch();
-            }
             bytesPerShard(shards, false);
             for (int j = 0; j < shards; j++)
             {
@@ -217,10 +211,11 @@ final class BatchWrite
         }
         finally
         {
-            if (log != null && !logged)
+            if (log != null)
             {
-                // Refused before anything was applied: what the batch holds are the expired entries the lookups
-                // removed on the way, which the log must know of too (replay keeps an entry's expiry as written).
+                // One record for the batch's effects; also when refused before anything was applied, since the
+                // batch then holds the expired entries the lookups removed on the way (replay keeps an entry's
+                // expiry as written, so the log must know they are gone).
                 log.endBatch();
             }
             for (int j = locked - 1; j >= 0; j--)

@@ -124,7 +124,6 @@ final class MultiSet
     {
         final int shards = sortedShards();
         final ChangeRecorder log = c.changes;
-        boolean logged = false;
         int locked = 0;
         try
         {
@@ -172,8 +171,6 @@ final class MultiSet
                     log.set(keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i],
                         valueLengths[i], LogLayout.NO_EXPIRY);
                 }
-                logged = true;
-                log.endBatch();
             }
             for (int j = 0; j < shards; j++)
             {
@@ -184,10 +181,10 @@ final class MultiSet
         }
         finally
         {
-            if (log != null && !logged)
+            if (log != null)
             {
-                // Refused or failed before any pair was linked: what the batch holds are the expired entries the
-                // checks removed on the way, which the log must know of too.
+                // Also when refused or failed before any pair was linked: the batch then holds the expired entries
+                // the checks removed on the way, which the log must know of too.
                 log.endBatch();
             }
             for (int j = locked - 1; j >= 0; j--)

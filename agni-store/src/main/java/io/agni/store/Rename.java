@@ -52,7 +52,6 @@ final class Rename
         final ChangeRecorder log = c.changes;
         final long firstStamp = first.lockWrite(log);
         final long secondStamp = second != first ? second.lockWrite(log) : 0;
-        boolean logged = false;
         try
         {
             if (log != null)
@@ -60,20 +59,15 @@ final class Rename
                 // The new key and the removal of the old are one record: recovered together or not at all.
                 log.beginBatch();
             }
-            final RenameResult result = moveLocked(store, fromShard, fromHash, from, fromOffset, fromLength, toShard,
-                toHash, to, toOffset, toLength, replace, c);
-            if (log != null)
-            {
-                logged = true;
-                log.endBatch();
-            }
-            return result;
+            return moveLocked(store, fromShard, fromHash, from, fromOffset, fromLength, toShard, toHash, to,
+                toOffset, toLength, replace, c);
         }
         finally
         {
-            if (log != null && !logged)
+            if (log != null)
             {
-                // Refused or failed before the move: the batch holds only expired entries removed on the way.
+                // Also when refused or failed before the move: the batch then holds the expired entries removed on
+                // the way.
                 log.endBatch();
             }
             if (second != first)

@@ -137,14 +137,21 @@ public final class ChangeRecorder
     }
 
     /**
-     * Appends the gathered changes as one record (nothing when there were none) and stops gathering.
+     * Appends the gathered changes as one record (nothing when there were none) and stops gathering; does nothing
+     * when no batch is open (an operation that failed before it began one ends it all the same).
      */
     public void endBatch()
     {
-        batching = false;
-        if (batchCount > 0)
+        if (!batching)
         {
-            batch.putInt(0, batchCount, LogLayout.ORDER);
+            return;
+        }
+        batching = false;
+        final int count = batchCount;
+        batchCount = 0;
+        if (count > 0)
+        {
+            batch.putInt(0, count, LogLayout.ORDER);
             lastPosition = log.appendBatch(batch, 0, batchLength);
         }
     }
