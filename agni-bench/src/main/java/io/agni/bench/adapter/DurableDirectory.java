@@ -1,5 +1,6 @@
 package io.agni.bench.adapter;
 
+import io.agni.bench.Directories;
 import io.agni.store.OffHeapStore;
 import org.agrona.MutableDirectBuffer;
 
@@ -7,9 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * A durable agni store in a fresh directory that is deleted when the adapter closes.
@@ -61,24 +60,9 @@ final class DurableDirectory
                 }
                 finally
                 {
-                    delete(directory);
+                    Directories.deleteRecursively(directory);
                 }
             }
         };
-    }
-
-    static void delete(final Path directory)
-    {
-        try (Stream<Path> paths = Files.walk(directory))
-        {
-            for (final Path path : (Iterable<Path>)paths.sorted(Comparator.reverseOrder())::iterator)
-            {
-                Files.deleteIfExists(path);
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 }

@@ -1,13 +1,13 @@
 package io.agni.bench.durability;
 
+import io.agni.bench.Directories;
+
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +16,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * TurboKV's durable fill: {@code --keys} sequential keys of 20 bytes with 400-byte values written once into a fresh
@@ -154,7 +153,7 @@ public final class DurableFill
                     }
                     finally
                     {
-                        deleteRecursively(directory);
+                        Directories.deleteRecursively(directory);
                     }
                     if (round >= 1)
                     {
@@ -253,20 +252,5 @@ public final class DurableFill
             .sorted().toArray();
         final int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static void deleteRecursively(final Path directory)
-    {
-        try (Stream<Path> paths = Files.walk(directory))
-        {
-            for (final Path path : (Iterable<Path>)paths.sorted(Comparator.reverseOrder())::iterator)
-            {
-                Files.deleteIfExists(path);
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
     }
 }
