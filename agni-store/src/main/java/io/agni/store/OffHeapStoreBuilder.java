@@ -29,6 +29,11 @@ public final class OffHeapStoreBuilder
     public static final Duration DEFAULT_EXPIRY_SWEEP_INTERVAL = Duration.ofMillis(100);
 
     /**
+     * Default for {@link #checkpointLogBytes(long)}: 64 MiB.
+     */
+    public static final long DEFAULT_CHECKPOINT_LOG_BYTES = 64L * 1024 * 1024;
+
+    /**
      * The most shards a store may have.
      */
     public static final int MAX_SHARDS = 1 << 16;
@@ -51,6 +56,7 @@ public final class OffHeapStoreBuilder
     private Durability durability;
     private FileLayer files = FileLayer.system();
     private int logSegmentBytes = Persistence.DEFAULT_SEGMENT_BYTES;
+    private long checkpointLogBytes = DEFAULT_CHECKPOINT_LOG_BYTES;
 
     OffHeapStoreBuilder()
     {
@@ -225,6 +231,27 @@ public final class OffHeapStoreBuilder
     }
 
     /**
+     * When the store checkpoints by itself: once the write-ahead log has grown by the larger of this and the last
+     * snapshot's size since that snapshot (docs/durability.md, "Checkpoints"). A lower value keeps less log to
+     * replay after a crash and less disk in use, for more snapshot writing; {@link Long#MAX_VALUE} leaves
+     * checkpoints to {@link OffHeapStore#checkpoint()} and {@link OffHeapStore#close()}, and the log to grow
+     * without bound until then. Without a log ({@link Durability#FAST}, {@link Durability#NONE}) it has no effect.
+     *
+     * @param bytes at least 1 MiB; default {@link #DEFAULT_CHECKPOINT_LOG_BYTES}.
+     * @return this builder.
+     * @throws IllegalArgumentException if {@code bytes} is under 1 MiB.
+     */
+    public OffHeapStoreBuilder checkpointLogBytes(final long bytes)
+    {
+        if (bytes < 1024 * 1024)
+        {
+            throw new IllegalArgumentException("checkpointLogBytes must be at least 1 MiB: " + bytes);
+        }
+        this.checkpointLogBytes = bytes;
+        return this;
+    }
+
+    /**
      * The file layer: tests give one that can lose unsynced bytes or fail.
      */
     OffHeapStoreBuilder fileLayer(final FileLayer files)
@@ -327,6 +354,6 @@ public final class OffHeapStoreBuilder
         }
 
         return new OffHeapStore(new StoreConfig(shards, maxMemoryBytes, keyLimit, valueLimit, clock,
-            expirySweepIntervalMs, directory, effectiveDurability, files, logSegmentBytes));
+            expirySweepIntervalMs, directory, effectiveDurability, files, logSegmentBytes, checkpointLogBytes));
     }
 }

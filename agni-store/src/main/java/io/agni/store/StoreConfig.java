@@ -15,6 +15,11 @@ import java.nio.file.Path;
  * @param maxValueLength        the longest value accepted.
  * @param clock                 the source of now for expiry.
  * @param expirySweepIntervalMs the background sweep interval, {@code 0} for none.
+ * @param directory             the store's directory, {@code null} for none.
+ * @param durability            the preset.
+ * @param files                 the file layer.
+ * @param logSegmentBytes       the length of a new log segment.
+ * @param checkpointLogBytes    the log growth below which no automatic checkpoint runs.
  */
 record StoreConfig(
     int shards,
@@ -26,6 +31,7 @@ record StoreConfig(
     Path directory,
     Durability durability,
     FileLayer files,
-    int logSegmentBytes)
+    int logSegmentBytes,
+    long checkpointLogBytes)
 {
 }

@@ -30,11 +30,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class StoreDurability implements PersistentState
 {
-    /**
-     * The log growth below which no automatic checkpoint runs.
-     */
-    static final long MIN_CHECKPOINT_LOG_BYTES = 64L * 1024 * 1024;
-
     private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long SYNC_BYTES = 8L * 1024 * 1024;
     private static final long BACKGROUND_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -43,6 +38,7 @@ final class StoreDurability implements PersistentState
     private final OffHeapStore store;
     private final Shard[] shards;
     private final EpochClock clock;
+    private final long checkpointLogBytes;
     private final EntryCursor cursor = new EntryCursor();
     private Persistence persistence;
     private Thread background;
@@ -53,8 +49,10 @@ final class StoreDurability implements PersistentState
      */
     private final AtomicBoolean backgroundCheckpoint = new AtomicBoolean();
 
-    private StoreDurability(final OffHeapStore store, final Shard[] shards, final EpochClock clock)
+    private StoreDurability(
+        final OffHeapStore store, final Shard[] shards, final EpochClock clock, final long checkpointLogBytes)
     {
+        this.checkpointLogBytes = checkpointLogBytes;
         this.store = store;
         this.shards = shards;
         this.clock = clock;
@@ -66,7 +64,7 @@ final class StoreDurability implements PersistentState
     static StoreDurability open(final OffHeapStore store, final Shard[] shards, final StoreConfig config)
         throws IOException
     {
-        final StoreDurability durability = new StoreDurability(store, shards, config.clock());
+        final StoreDurability durability = new StoreDurability(store, shards, config.clock(), config.checkpointLogBytes());
         durability.persistence = Persistence.open(config.directory(), config.durability(), config.files(),
             config.logSegmentBytes(), durability, config.clock());
         return durability;
@@ -80,7 +78,7 @@ final class StoreDurability implements PersistentState
     /**
      * Starts the thread that syncs a {@code DURABLE} log every second (so a power loss loses at most about that much)
      * and checkpoints once the log has grown to the last snapshot's size (at least
-     * {@link #MIN_CHECKPOINT_LOG_BYTES}).
+     * the builder's {@code checkpointLogBytes}).
      */
     void startBackground(final OperationGate gate, final String name)
     {
@@ -145,7 +143,7 @@ final class StoreDurability implements PersistentState
                     lastSync = now;
                 }
                 log.prepareSpare();
-                if (persistence.checkpointDue(MIN_CHECKPOINT_LOG_BYTES))
+                if (persistence.checkpointDue(checkpointLogBytes))
                 {
                     persistence.checkpoint(this);
                 }

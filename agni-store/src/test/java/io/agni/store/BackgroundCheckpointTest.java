@@ -118,6 +118,38 @@ class BackgroundCheckpointTest
     }
 
     @Test
+    void theStoreCheckpointsByItselfOnceTheLogHasGrownByCheckpointLogBytes()
+    {
+        try (OffHeapStore store = TestStores.builder(4, clock).directory(directory).durability(Durability.DURABLE)
+            .checkpointLogBytes(1024 * 1024).build())
+        {
+            final byte[] value = new byte[1000];
+            for (int i = 0; i < 900; i++)
+            {
+                store.set(b("k" + i), value);
+            }
+            assertEquals(0, store.checkpointStatus().lastCheckpointMillis(), "under 1 MiB of log: no checkpoint yet");
+            clock.update(TestStores.START_MS + 7_000);
+            for (int i = 900; i < 1200; i++)
+            {
+                store.set(b("k" + i), value);
+            }
+            awaitTrue(() -> store.checkpointStatus().lastCheckpointMillis() == TestStores.START_MS + 7_000,
+                "the background thread checkpointed past 1 MiB of log");
+            assertTrue(store.checkpointStatus().changesSinceCheckpoint() < 1200,
+                store.checkpointStatus().toString());
+        }
+    }
+
+    @Test
+    void checkpointLogBytesUnderOneMebibyteIsRefused()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> OffHeapStore.builder().checkpointLogBytes(1024 * 1024 - 1));
+        assertEquals("checkpointLogBytes must be at least 1 MiB: 1048575", ex.getMessage());
+    }
+
+    @Test
     void aFailedCheckpointShowsInTheStatusUntilOneSucceeds()
     {
         final FaultInjectingFileLayer files = new FaultInjectingFileLayer();
