@@ -31,7 +31,6 @@ import java.util.concurrent.locks.LockSupport;
 final class StoreDurability implements PersistentState
 {
     private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long SYNC_BYTES = 8L * 1024 * 1024;
     private static final long BACKGROUND_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final Logger LOG = LoggerFactory.getLogger(StoreDurability.class);
 
@@ -134,11 +133,10 @@ final class StoreDurability implements PersistentState
                     continue;
                 }
                 final long now = System.nanoTime();
-                if (persistence.durability() == Durability.DURABLE &&
-                    (now - lastSync >= SYNC_INTERVAL_NANOS || log.unsyncedBytes() >= SYNC_BYTES))
+                if (persistence.durability() == Durability.DURABLE && now - lastSync >= SYNC_INTERVAL_NANOS)
                 {
-                    // Often enough that a power loss costs at most about a second, and that the sync a new segment
-                    // needs of the one before finds little left to write.
+                    // Often enough that a power loss costs about a second of writes (more while the device cannot
+                    // keep up: syncs then run back to back, and writers do not wait for them).
                     log.sync();
                     lastSync = now;
                 }

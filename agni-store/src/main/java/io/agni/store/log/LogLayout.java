@@ -11,8 +11,11 @@ import java.nio.ByteOrder;
  * The on-disk format of the write-ahead log: segment files, each a header followed by records.
  *
  * <h2>Segment file</h2>
- * A segment is pre-allocated at its full capacity and zero-filled before it is named, so its unused tail reads as
- * zeros. Its name is {@code wal-<segment id, 16 hex digits>.log}. Every number is little-endian.
+ * A segment is pre-allocated at its full capacity before it is named: zero-filled when new, or a segment a
+ * checkpoint freed, reused with its old records in it ({@code wal-recycled-<old id>.tmp} until then). Old records
+ * are told from the new ones by their sequences, which are lower than the segment's first, and every append zeroes
+ * the record header after its own record, so the records of a segment end at a zero header or at an old record. Its
+ * name is {@code wal-<segment id, 16 hex digits>.log}. Every number is little-endian.
  *
  * <pre>
  *   0      8        12       16           24               32         40            60      64
@@ -35,8 +38,8 @@ import java.nio.ByteOrder;
  * {@code length} is the payload's length; a record takes {@link #recordLength(int)} bytes, padded with zeros to a
  * multiple of {@link #RECORD_ALIGNMENT}, so every record header is aligned. The CRC32C covers the length field and
  * everything from the type to the end of the payload. Records never span segments: a record that does not fit
- * starts the next segment, and the rest of the current one stays zero. A header of {@link #RECORD_HEADER_LENGTH}
- * zero bytes marks the end of a segment's records. Sequences grow by one from record to record across segments;
+ * starts the next segment. A header of {@link #RECORD_HEADER_LENGTH} zero bytes, or a record whose sequence is below
+ * the segment's first, marks the end of a segment's records. Sequences grow by one from record to record across segments;
  * a segment's header holds the sequence of its first record.
  *
  * <h2>Payloads</h2>
@@ -50,7 +53,16 @@ import java.nio.ByteOrder;
  *   <li>{@link #CLEAR}: empty. Removes every entry.</li>
  *   <li>{@link #BATCH}: operation count (int), then that many operations, each a type byte ({@link #SET},
  *   {@link #DELETE} or {@link #EXPIRE}) followed by that type's payload. Applied all or nothing.</li>
+ *   <li>{@link #SYNCED}: a sequence (long): every record with a lower sequence had reached the device when this
+ *   record was written. Not a change: it carries the sequence the next record will have and does not use it up.
+ *   Written (from version 2) before the first record appended after a sync that advanced the durable point, so
+ *   that replay can tell a loss of writes that were never synced (a power loss: the operating system writes dirty
+ *   pages back in any order, so a later page may reach the device while an earlier one does not) from damage to
+ *   what was synced (corruption).</li>
  * </ul>
+ *
+ * <h2>Versions</h2>
+ * Version 2 added {@link #SYNCED}; version 1 logs (without it) are read as they are.
  */
 public final class LogLayout
 {
@@ -62,7 +74,12 @@ public final class LogLayout
     /**
      * The format version this code writes and reads.
      */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+
+    /**
+     * The oldest format version this code reads.
+     */
+    public static final int OLDEST_READABLE_VERSION = 1;
 
     /**
      * Bytes of a segment header.
@@ -110,6 +127,16 @@ public final class LogLayout
     public static final byte BATCH = 5;
 
     /**
+     * Record type: the durable point, the sequence below which every record had been synced.
+     */
+    public static final byte SYNCED = 6;
+
+    /**
+     * Bytes of a {@link #SYNCED} payload.
+     */
+    public static final int SYNCED_LENGTH = Long.BYTES;
+
+    /**
      * Bytes of a {@link #SET} payload before its key: key length, value length, expiry time.
      */
     public static final int SET_FIXED_LENGTH = 2 * Integer.BYTES + Long.BYTES;
@@ -145,6 +172,7 @@ public final class LogLayout
     static final int SEQUENCE_OFFSET = 16;
 
     private static final String SEGMENT_PREFIX = "wal-";
+    private static final String RECYCLED_PREFIX = "wal-recycled-";
     private static final String SEGMENT_SUFFIX = ".log";
     private static final int SEGMENT_ID_DIGITS = 16;
 
@@ -173,6 +201,29 @@ public final class LogLayout
     {
         final String hex = Long.toHexString(segmentId);
         return SEGMENT_PREFIX + "0".repeat(SEGMENT_ID_DIGITS - hex.length()) + hex + SEGMENT_SUFFIX;
+    }
+
+    /**
+     * The temporary name of a freed segment kept for reuse; one left over when a store opens is deleted.
+     *
+     * @param segmentId the id the segment had.
+     * @return {@code wal-recycled-<id in 16 hex digits>.tmp}.
+     */
+    public static String recycledFileName(final long segmentId)
+    {
+        final String hex = Long.toHexString(segmentId);
+        return RECYCLED_PREFIX + "0".repeat(SEGMENT_ID_DIGITS - hex.length()) + hex + ".tmp";
+    }
+
+    /**
+     * Whether a file name is a freed segment's ({@link #recycledFileName}).
+     *
+     * @param fileName a file name.
+     * @return whether it is.
+     */
+    public static boolean isRecycledFileName(final String fileName)
+    {
+        return fileName.startsWith(RECYCLED_PREFIX) && fileName.endsWith(".tmp");
     }
 
     /**
@@ -247,9 +298,10 @@ public final class LogLayout
         {
             return "the segment header's checksum does not match";
         }
-        if (buffer.getInt(VERSION_OFFSET, ORDER) != VERSION)
+        final int version = buffer.getInt(VERSION_OFFSET, ORDER);
+        if (version < OLDEST_READABLE_VERSION || version > VERSION)
         {
-            return "format version " + buffer.getInt(VERSION_OFFSET, ORDER) + ", this agni reads " + VERSION;
+            return "format version " + version + ", this agni reads " + OLDEST_READABLE_VERSION + " to " + VERSION;
         }
         if (buffer.getInt(HEADER_LENGTH_OFFSET, ORDER) != SEGMENT_HEADER_LENGTH)
         {
@@ -292,11 +344,11 @@ public final class LogLayout
      * Whether a record type is one this version writes.
      *
      * @param type a type byte.
-     * @return whether it is {@link #SET} to {@link #BATCH}.
+     * @return whether it is {@link #SET} to {@link #SYNCED}.
      */
     public static boolean isRecordType(final byte type)
     {
-        return type >= SET && type <= BATCH;
+        return type >= SET && type <= SYNCED;
     }
 
     /**

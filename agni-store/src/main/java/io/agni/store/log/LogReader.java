@@ -19,11 +19,21 @@ import java.util.stream.Stream;
 /**
  * Replays the write-ahead log when a store opens, and leaves a {@link LogWriter} at its end.
  *
- * <p>A damaged record at the tail of the last segment, with nothing intact after it, is a write the process did not
- * finish (or the device did not keep): replay stops there, zeroes the rest of the segment, syncs, and logs a warning
- * with the offset. A damaged record anywhere else, or followed by an intact one, a segment missing between two
- * others, or a gap in the sequences the replay needs, is corruption: {@link LogCorruptedException} names the file
- * and the offset.
+ * <p>Where the records stop short of the log's end (a damaged record, or a segment that ends before the next one
+ * begins), replay asks whether the log shows that the missing record had reached the device: a
+ * {@link LogLayout#SYNCED} record anywhere in the log that puts the durable point past it.
+ * <ul>
+ *   <li>If it does, synced data is damaged: corruption. {@link LogCorruptedException} names the file and the
+ *   offset.</li>
+ *   <li>If not, and nothing intact follows, it is a torn write (the process stopped during an append): replay
+ *   stops there, zeroes the rest of the segment, syncs, and logs a warning with the offset.</li>
+ *   <li>If not, and intact records or segments follow, the device lost writes that were never synced and kept
+ *   later ones (after a power loss, the operating system may have written dirty pages back in any order): replay
+ *   stops at the first missing record, so that what comes back is a prefix of what was written, deletes what
+ *   followed, and logs a warning that says how much.</li>
+ * </ul>
+ * A segment missing between two others, a damaged segment header, or a log that starts after the sequence the
+ * replay needs is corruption.
  */
 public final class LogReader
 {
@@ -71,50 +81,76 @@ public final class LogReader
         final Path directory, final FileLayer files, final int segmentCapacity, final long fromSequence,
         final LogRecordHandler handler) throws IOException
     {
-        final List<Long> ids = segmentIds(directory, files);
+        final List<Path> reusable = new ArrayList<>();
+        final List<Long> ids = segmentIds(directory, files, reusable);
+        final Evidence evidence = new Evidence();
         long expected = fromSequence;
         long replayed = 0;
         long torn = -1;
+        // The segment read last, still open: the writer appends to it, or a cut needs it.
         LogSegment last = null;
         final TreeMap<Long, Long> firstSequences = new TreeMap<>();
-        for (int i = 0; i < ids.size(); i++)
+        try
         {
-            final long id = ids.get(i);
-            final Path path = directory.resolve(LogLayout.segmentFileName(id));
-            if (i > 0 && id != ids.get(i - 1) + 1)
+            for (int i = 0; i < ids.size(); i++)
             {
-                throw new LogCorruptedException(path, 0, "segment " + (ids.get(i - 1) + 1) + " is missing");
-            }
-            final boolean isLast = i == ids.size() - 1;
-            final MappedFile file = files.open(path);
-            LogSegment segment = null;
-            try
-            {
-                final Crc crc = new Crc(file.memory());
-                final String headerProblem = LogLayout.segmentHeaderProblem(file.buffer(), crc, id, file.capacity());
-                if (headerProblem != null)
+                final long id = ids.get(i);
+                final Path path = directory.resolve(LogLayout.segmentFileName(id));
+                if (i > 0 && id != ids.get(i - 1) + 1)
                 {
-                    throw new LogCorruptedException(path, 0, headerProblem);
+                    throw new LogCorruptedException(path, 0, "segment " + (ids.get(i - 1) + 1) + " is missing");
                 }
-                final long first = LogLayout.firstSequence(file.buffer());
-                // The first segment may start before the snapshot; later ones continue the sequence, or skip only
-                // sequences the snapshot already holds (a log whose tail was lost while the snapshot was kept).
-                final boolean continues = i == 0 ? first <= fromSequence :
-                    first == expected || first > expected && first <= fromSequence;
-                if (!continues)
+                final MappedFile file = files.open(path);
+                final long first;
+                try
                 {
-                    throw new LogCorruptedException(path, 0, "the segment starts at sequence " + first +
-                        " where " + expected + " was expected: records are missing");
+                    final String headerProblem =
+                        LogLayout.segmentHeaderProblem(file.buffer(), new Crc(file.memory()), id, file.capacity());
+                    if (headerProblem != null)
+                    {
+                        throw new LogCorruptedException(path, 0, headerProblem);
+                    }
+                    first = LogLayout.firstSequence(file.buffer());
+                    // The first segment may start before the snapshot; later ones continue the sequence, or skip
+                    // only sequences the snapshot already holds (a log whose tail was lost while the snapshot was
+                    // kept).
+                    final boolean continues = i == 0 ? first <= fromSequence :
+                        first == expected || first > expected && first <= fromSequence;
+                    if (!continues)
+                    {
+                        final String problem = "the segment starts at sequence " + first + " where " + expected +
+                            " was expected: records are missing";
+                        if (i == 0 || first < expected)
+                        {
+                            throw new LogCorruptedException(path, 0, problem);
+                        }
+                        // The segment before stops short: its tail never reached the device, or was damaged.
+                        file.close();
+                        stopShort(directory, files, last, last.position, expected, evidence, ids, i,
+                            "the segment ends at sequence " + expected + " where the next starts at " + first);
+                        break;
+                    }
                 }
-                segment = new LogSegment(id, first, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
+                catch (final IOException | RuntimeException ex)
+                {
+                    file.close();
+                    throw ex;
+                }
+                if (last != null)
+                {
+                    last.file.close();
+                }
+                final LogSegment segment = new LogSegment(id, first, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
+                last = segment;
                 firstSequences.put(id, first);
-                final Scan scan = scan(segment, isLast, fromSequence, handler);
+                final Scan scan = scan(segment, fromSequence, handler, evidence);
                 replayed += scan.replayed;
                 expected = first + scan.records;
-                if (scan.tornAt >= 0)
+                if (scan.damagedAt >= 0)
                 {
-                    torn = scan.tornAt;
-                    cutTornTail(segment, scan.tornAt);
+                    torn = scan.damagedAt;
+                    stopShort(directory, files, segment, scan.damagedAt, expected, evidence, ids, i + 1,
+                        scan.problem);
                 }
                 if (LogLayout.headerCapacity(file.buffer()) > file.capacity())
                 {
@@ -124,18 +160,19 @@ public final class LogReader
                         segment.position);
                     segment.position = segment.capacity();
                 }
-            }
-            finally
-            {
-                if (!isLast || segment == null)
+                if (scan.damagedAt >= 0)
                 {
-                    file.close();
+                    break;
                 }
             }
-            if (isLast)
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            if (last != null)
             {
-                last = segment;
+                last.file.close();
             }
+            throw ex;
         }
         if (last != null && expected < fromSequence)
         {
@@ -144,10 +181,82 @@ public final class LogReader
             last.position = last.capacity();
         }
         final long next = Math.max(expected, fromSequence);
-        return new Replay(new LogWriter(directory, files, segmentCapacity, last, next, firstSequences), replayed, ids.size(), torn);
+        final LogWriter writer = new LogWriter(directory, files, segmentCapacity, last, next, firstSequences);
+        for (final Path path : reusable)
+        {
+            writer.reuse(path);
+        }
+        return new Replay(writer, replayed, ids.size(), torn);
     }
 
-    private static List<Long> segmentIds(final Path directory, final FileLayer files) throws IOException
+    /**
+     * The records stop short at {@code offset} of {@code segment}, where sequence {@code missing} was due: decides
+     * whether that is corruption (throws), a torn write, or writes the device lost while keeping later ones, and
+     * for the last two cuts the log there: zeroes the rest of the segment and deletes segments
+     * {@code ids[later...]}.
+     */
+    private static void stopShort(
+        final Path directory, final FileLayer files, final LogSegment segment, final int offset, final long missing,
+        final Evidence evidence, final List<Long> ids, final int later, final String problem) throws IOException
+    {
+        final Evidence after = new Evidence();
+        final int firstIntact = intactRecords(segment.buffer, segment.crc, offset + LogLayout.RECORD_ALIGNMENT,
+            segment.capacity(), segment.firstSequence, after);
+        for (int j = later; j < ids.size(); j++)
+        {
+            final MappedFile file = files.open(directory.resolve(LogLayout.segmentFileName(ids.get(j))));
+            try
+            {
+                final Crc crc = new Crc(file.memory());
+                if (LogLayout.segmentHeaderProblem(file.buffer(), crc, ids.get(j), file.capacity()) == null)
+                {
+                    intactRecords(file.buffer(), crc, LogLayout.SEGMENT_HEADER_LENGTH, (int)file.capacity(),
+                        LogLayout.firstSequence(file.buffer()), after);
+                }
+            }
+            finally
+            {
+                file.close();
+            }
+        }
+        final long durableBelow = Math.max(evidence.durableBelow, after.durableBelow);
+        if (durableBelow > missing)
+        {
+            throw new LogCorruptedException(segment.path, offset, problem + (firstIntact >= 0 ?
+                ", an intact record follows at offset " + firstIntact : "") + ", and the log shows that every " +
+                "record below sequence " + durableBelow + " had reached the device");
+        }
+        final int laterSegments = ids.size() - later;
+        if (after.intact == 0 && laterSegments == 0)
+        {
+            LOG.warn("The write-ahead log ends in a torn write: {} from offset {} holds a record that was never " +
+                "completed ({}); cutting it there (the writes it held were not acknowledged as durable)",
+                segment.path, offset, problem);
+        }
+        else
+        {
+            LOG.warn("The write-ahead log stops short at {} offset {} ({}), with {} intact record(s) after it in " +
+                "this and {} later segment(s): none of it had been synced, so the device lost some unsynced " +
+                "writes and kept later ones (a power loss). Replay stops at sequence {}, so that the store is a " +
+                "prefix of what was written; what follows is deleted", segment.path, offset, problem, after.intact,
+                laterSegments, missing);
+            for (int j = later; j < ids.size(); j++)
+            {
+                files.delete(directory.resolve(LogLayout.segmentFileName(ids.get(j))));
+            }
+            files.syncDirectory(directory);
+        }
+        segment.buffer.setMemory(offset, segment.capacity() - offset, (byte)0);
+        segment.file.sync();
+        segment.position = offset;
+    }
+
+    /**
+     * The ids of the segment files, in order; deletes temporary files, and adds to {@code reusable} the freed
+     * segments a clean close kept for reuse.
+     */
+    private static List<Long> segmentIds(final Path directory, final FileLayer files, final List<Path> reusable)
+        throws IOException
     {
         final List<Long> ids = new ArrayList<>();
         try (Stream<Path> listing = Files.list(directory))
@@ -155,6 +264,11 @@ public final class LogReader
             for (final Path path : (Iterable<Path>)listing::iterator)
             {
                 final String name = path.getFileName().toString();
+                if (LogLayout.isRecycledFileName(name))
+                {
+                    reusable.add(path);
+                    continue;
+                }
                 if (name.equals(SPARE_NAME) || name.endsWith(TEMPORARY_SUFFIX) &&
                     LogLayout.segmentIdOf(name.substring(0, name.length() - TEMPORARY_SUFFIX.length())) > 0)
                 {
@@ -176,11 +290,22 @@ public final class LogReader
     {
         long records;
         long replayed;
-        int tornAt = -1;
+        int damagedAt = -1;
+        String problem;
+    }
+
+    /**
+     * What intact records say: how many there are, and the highest durable point a {@link LogLayout#SYNCED} one
+     * carries.
+     */
+    private static final class Evidence
+    {
+        long intact;
+        long durableBelow;
     }
 
     private static Scan scan(
-        final LogSegment segment, final boolean isLast, final long fromSequence, final LogRecordHandler handler)
+        final LogSegment segment, final long fromSequence, final LogRecordHandler handler, final Evidence evidence)
     {
         final Scan scan = new Scan();
         final UnsafeBuffer buffer = segment.buffer;
@@ -189,67 +314,70 @@ public final class LogReader
         long sequence = segment.firstSequence;
         while (offset + LogLayout.RECORD_HEADER_LENGTH <= capacity)
         {
-            if (LogLayout.isEndMarker(buffer, offset))
+            if (LogLayout.isEndMarker(buffer, offset) || stale(segment, offset))
             {
-                if (isLast && !zeroFrom(buffer, offset, capacity))
+                // The end of the records: a zero header, or a record from the segment's previous life.
+                final int intact = intactRecords(buffer, segment.crc, offset + LogLayout.RECORD_ALIGNMENT, capacity,
+                    segment.firstSequence, new Evidence());
+                if (intact >= 0)
                 {
-                    damaged(segment, offset, "bytes after the last record", isLast, scan);
+                    scan.damagedAt = offset;
+                    scan.problem = "the records end, but an intact one follows at offset " + intact;
                 }
                 break;
             }
             final String problem = recordProblem(segment, offset, sequence);
             if (problem != null)
             {
-                damaged(segment, offset, problem, isLast, scan);
+                scan.damagedAt = offset;
+                scan.problem = problem;
                 break;
             }
             final int length = LogLayout.payloadLength(buffer, offset);
-            if (sequence >= fromSequence)
+            final byte type = LogLayout.type(buffer, offset);
+            if (type == LogLayout.SYNCED)
             {
-                handler.onRecord(LogLayout.type(buffer, offset), sequence, buffer,
-                    offset + LogLayout.RECORD_HEADER_LENGTH, length);
-                scan.replayed++;
+                evidence.durableBelow = Math.max(evidence.durableBelow, durableBelow(buffer, offset, length));
             }
-            scan.records++;
-            sequence++;
+            else
+            {
+                if (sequence >= fromSequence)
+                {
+                    handler.onRecord(type, sequence, buffer, offset + LogLayout.RECORD_HEADER_LENGTH, length);
+                    scan.replayed++;
+                }
+                scan.records++;
+                sequence++;
+            }
             offset += (int)LogLayout.recordLength(length);
         }
-        segment.position = scan.tornAt >= 0 ? scan.tornAt : offset;
+        segment.position = scan.damagedAt >= 0 ? scan.damagedAt : offset;
         return scan;
     }
 
-    /**
-     * A damaged record at {@code offset}: a torn tail when nothing intact follows in the last segment, else
-     * corruption.
-     */
-    private static void damaged(
-        final LogSegment segment, final int offset, final String problem, final boolean isLast, final Scan scan)
+    private static long durableBelow(final UnsafeBuffer buffer, final int offset, final int length)
     {
-        if (!isLast)
-        {
-            throw new LogCorruptedException(segment.path, offset, problem + ", and later segments follow");
-        }
-        final int intact = intactRecordAfter(segment, offset);
-        if (intact >= 0)
-        {
-            throw new LogCorruptedException(segment.path, offset,
-                problem + ", and an intact record follows at offset " + intact);
-        }
-        scan.tornAt = offset;
+        return length == LogLayout.SYNCED_LENGTH ?
+            buffer.getLong(offset + LogLayout.RECORD_HEADER_LENGTH, LogLayout.ORDER) : 0;
+    }
+
+    /**
+     * Whether a whole record from the segment's previous life (a sequence below its first) starts at {@code offset}.
+     */
+    private static boolean stale(final LogSegment segment, final int offset)
+    {
+        return shapeProblem(segment.buffer, offset, segment.capacity()) == null &&
+            LogLayout.sequence(segment.buffer, offset) < segment.firstSequence &&
+            checksumMatches(segment.buffer, segment.crc, offset);
     }
 
     private static String recordProblem(final LogSegment segment, final int offset, final long expectedSequence)
     {
         final UnsafeBuffer buffer = segment.buffer;
-        final String shape = shapeProblem(segment, offset);
-        if (shape != null)
+        if (!intact(buffer, segment.crc, offset, segment.capacity(), segment.firstSequence))
         {
-            return shape;
-        }
-        if (LogLayout.storedCrc(buffer, offset) !=
-            LogLayout.recordCrc(segment.crc, offset, LogLayout.payloadLength(buffer, offset)))
-        {
-            return "the record's checksum does not match";
+            final String shape = shapeProblem(buffer, offset, segment.capacity());
+            return shape != null ? shape : "the record's checksum does not match";
         }
         final long sequence = LogLayout.sequence(buffer, offset);
         if (sequence != expectedSequence)
@@ -259,11 +387,10 @@ public final class LogReader
         return null;
     }
 
-    private static String shapeProblem(final LogSegment segment, final int offset)
+    private static String shapeProblem(final UnsafeBuffer buffer, final int offset, final int capacity)
     {
-        final UnsafeBuffer buffer = segment.buffer;
         final int length = LogLayout.payloadLength(buffer, offset);
-        if (length < 0 || LogLayout.recordLength(length) > segment.capacity() - (long)offset)
+        if (length < 0 || LogLayout.recordLength(length) > capacity - (long)offset)
         {
             return "record length " + length + " does not fit in the segment";
         }
@@ -275,51 +402,57 @@ public final class LogReader
     }
 
     /**
-     * The offset of the first intact record (right shape, matching checksum) after {@code offset}, or -1.
+     * Whether a whole record of the segment's current life (a sequence from its first on) with a matching checksum
+     * starts at {@code offset}.
      */
-    private static int intactRecordAfter(final LogSegment segment, final int offset)
+    private static boolean intact(
+        final UnsafeBuffer buffer, final Crc crc, final int offset, final int capacity, final long firstSequence)
     {
-        final UnsafeBuffer buffer = segment.buffer;
-        for (int p = offset + LogLayout.RECORD_ALIGNMENT;
-            p + LogLayout.RECORD_HEADER_LENGTH <= segment.capacity();
-            p += LogLayout.RECORD_ALIGNMENT)
-        {
-            if (!LogLayout.isEndMarker(buffer, p) && shapeProblem(segment, p) == null &&
-                LogLayout.storedCrc(buffer, p) ==
-                LogLayout.recordCrc(segment.crc, p, LogLayout.payloadLength(buffer, p)))
-            {
-                return p;
-            }
-        }
-        return -1;
+        return !LogLayout.isEndMarker(buffer, offset) && shapeProblem(buffer, offset, capacity) == null &&
+            LogLayout.sequence(buffer, offset) >= firstSequence && checksumMatches(buffer, crc, offset);
     }
 
-    private static boolean zeroFrom(final UnsafeBuffer buffer, final int from, final int capacity)
+    private static boolean checksumMatches(final UnsafeBuffer buffer, final Crc crc, final int offset)
     {
+        return LogLayout.storedCrc(buffer, offset) ==
+            LogLayout.recordCrc(crc, offset, LogLayout.payloadLength(buffer, offset));
+    }
+
+    /**
+     * Counts the intact records from {@code from} (at every aligned offset, skipping over each one found) into
+     * {@code evidence}.
+     *
+     * @return the offset of the first, or -1.
+     */
+    private static int intactRecords(
+        final UnsafeBuffer buffer, final Crc crc, final int from, final int capacity, final long firstSequence,
+        final Evidence evidence)
+    {
+        int first = -1;
         int p = from;
-        for (; p + Long.BYTES <= capacity; p += Long.BYTES)
+        while (p + LogLayout.RECORD_HEADER_LENGTH <= capacity)
         {
-            if (buffer.getLong(p) != 0)
+            if (buffer.getLong(p + LogLayout.TYPE_OFFSET) == 0)
             {
-                return false;
+                // No record has type 0: the common case, a segment's unused zeros, is skipped at once.
+                p += LogLayout.RECORD_ALIGNMENT;
+            }
+            else if (intact(buffer, crc, p, capacity, firstSequence))
+            {
+                first = first < 0 ? p : first;
+                final int length = LogLayout.payloadLength(buffer, p);
+                evidence.intact++;
+                if (LogLayout.type(buffer, p) == LogLayout.SYNCED)
+                {
+                    evidence.durableBelow = Math.max(evidence.durableBelow, durableBelow(buffer, p, length));
+                }
+                p += (int)LogLayout.recordLength(length);
+            }
+            else
+            {
+                p += LogLayout.RECORD_ALIGNMENT;
             }
         }
-        for (; p < capacity; p++)
-        {
-            if (buffer.getByte(p) != 0)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static void cutTornTail(final LogSegment segment, final int offset) throws IOException
-    {
-        LOG.warn("The write-ahead log ends in a torn write: {} from offset {} holds a record that was never " +
-            "completed; cutting it there (the writes it held were not acknowledged as durable)", segment.path,
-            offset);
-        segment.buffer.setMemory(offset, segment.capacity() - offset, (byte)0);
-        segment.file.sync();
+        return first;
     }
 }

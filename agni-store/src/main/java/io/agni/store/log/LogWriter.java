@@ -9,6 +9,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -20,9 +23,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>An appended record is in the operating system's page cache when the append returns, so it survives the
  * process; {@link #awaitDurable} makes it survive a power loss too. Once a write or a sync fails, every later append
  * and wait throws {@link StoreReadOnlyException}: a failed sync is never retried.
+ *
+ * <p>Nothing slow happens under the append lock in steady state: a full segment is handed to the next sync (it is
+ * {@linkplain #retired retired}, still mapped, and the next {@link #awaitDurable} syncs and closes it before the
+ * current one), and the next segment was made ahead of need by {@link #prepareSpare()}.
  */
 public final class LogWriter implements AutoCloseable
 {
+    /**
+     * Freed segments kept for reuse: a reused segment needs no zeros written and synced, which at high write rates
+     * is most of what the device does for the log.
+     */
+    static final int MAX_RECYCLED = 2;
+
     private final Path directory;
     private final FileLayer files;
     private final int segmentCapacity;
@@ -30,18 +43,44 @@ public final class LogWriter implements AutoCloseable
     private final ReentrantLock syncLock = new ReentrantLock();
 
     private volatile LogSegment current;
+    /**
+     * Guards the hand-over of {@link #current} and {@link #retired} between a roll and a sync: held only for that.
+     */
+    private final Object handOver = new Object();
+    /**
+     * Full segments not yet synced, oldest first; guarded by {@link #handOver}. The sync that takes them closes them.
+     */
+    private final List<LogSegment> retired = new ArrayList<>();
     private long nextSequence;
     private volatile long appended;
+    /**
+     * The sequence after the last record appended: written before {@link #appended}, so a reader that reads it
+     * first knows every record below it lies before the position it reads next.
+     */
+    private volatile long appendedSequence;
     private volatile long synced;
+    /**
+     * Every record with a lower sequence is on the device; written under {@link #syncLock}.
+     */
+    private volatile long durableBelow;
+    /**
+     * The durable point the last {@link LogLayout#SYNCED} record carried; guarded by {@link #appendLock}.
+     */
+    private long durableBelowLogged;
     private volatile StoreReadOnlyException failure;
     private boolean closed;
     private volatile long bytesAppended;
-    private volatile long bytesSynced;
     /**
      * A zero-filled, synced file made ahead of need by {@link #prepareSpare()}, taken by the next roll; guarded by
      * {@link #appendLock}.
      */
     private MappedFile spare;
+    /**
+     * Segments a checkpoint freed, synced, renamed ({@link LogLayout#recycledFileName}) and mapped for another life,
+     * at most {@link #MAX_RECYCLED}; guarded by {@link #appendLock}. Their old records stay in them: replay tells
+     * them from new ones by their lower sequences, and every append zeroes the header after its record.
+     */
+    private final ArrayDeque<Recycled> recycled = new ArrayDeque<>();
     /**
      * The first sequence of every segment in the directory, by segment id; guarded by {@link #appendLock}.
      */
@@ -57,6 +96,7 @@ public final class LogWriter implements AutoCloseable
         this.segmentCapacity = segmentCapacity;
         this.current = last;
         this.nextSequence = nextSequence;
+        this.appendedSequence = nextSequence;
         this.appended = last == null ? 0 : LogSegment.logPosition(last.id, last.position);
         this.synced = appended;
     }
@@ -98,19 +138,21 @@ public final class LogWriter implements AutoCloseable
     }
 
     /**
-     * Deletes the segments whose every record has a sequence below {@code sequence}, once a snapshot holds what
-     * they did; the segment being appended to stays.
+     * Drops the segments whose every record has a sequence below {@code sequence}, once a snapshot holds what they
+     * did; the segment being appended to stays. Up to {@link #MAX_RECYCLED} of them are kept for reuse (synced
+     * first, so that what they hold is on the device before a new life starts in them), the rest are deleted. No
+     * file is touched under the append lock.
      *
      * @param sequence the first sequence still needed.
-     * @return how many segments were deleted.
-     * @throws IOException when a file cannot be deleted or the directory synced.
+     * @return how many segments were dropped.
+     * @throws IOException when a file cannot be renamed, mapped or deleted, or the directory synced.
      */
     public int deleteSegmentsBefore(final long sequence) throws IOException
     {
+        final List<Long> drop = new ArrayList<>();
         appendLock.lock();
         try
         {
-            int deleted = 0;
             final LogSegment active = current;
             Long id = segments.isEmpty() ? null : segments.firstKey();
             while (id != null)
@@ -120,16 +162,58 @@ public final class LogWriter implements AutoCloseable
                 {
                     break;
                 }
-                files.delete(directory.resolve(LogLayout.segmentFileName(id)));
-                segments.remove(id);
-                deleted++;
+                drop.add(id);
                 id = next;
             }
-            if (deleted > 0)
+            for (final Long dropped : drop)
             {
-                files.syncDirectory(directory);
+                segments.remove(dropped);
             }
-            return deleted;
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+        if (drop.isEmpty())
+        {
+            return 0;
+        }
+        boolean reuse = failure == null;
+        if (reuse)
+        {
+            try
+            {
+                // Syncs and unmaps the dropped segments the writers handed over (every one of them was full before
+                // the checkpoint began).
+                sync();
+            }
+            catch (final StoreReadOnlyException ex)
+            {
+                reuse = false;
+            }
+        }
+        for (final long id : drop)
+        {
+            final Path path = directory.resolve(LogLayout.segmentFileName(id));
+            if (reuse && wantsRecycled())
+            {
+                recycle(path, directory.resolve(LogLayout.recycledFileName(id)));
+            }
+            else
+            {
+                files.delete(path);
+            }
+        }
+        files.syncDirectory(directory);
+        return drop.size();
+    }
+
+    private boolean wantsRecycled()
+    {
+        appendLock.lock();
+        try
+        {
+            return !closed && recycled.size() < MAX_RECYCLED;
         }
         finally
         {
@@ -137,15 +221,24 @@ public final class LogWriter implements AutoCloseable
         }
     }
 
+    private void recycle(final Path path, final Path recycledPath) throws IOException
+    {
+        files.move(path, recycledPath);
+        reuse(recycledPath);
+    }
+
     /**
-     * Deletes every segment of a closed log whose records all come before {@code sequence}: after a snapshot that
-     * holds everything, the directory then reopens with nothing to replay.
+     * Drops every segment of a closed log whose records all come before {@code sequence}, after a snapshot that holds
+     * everything, so that the directory reopens with nothing to replay. The last one is kept for the next open to
+     * reuse ({@link LogLayout#recycledFileName}), so that it need not write a new segment's zeros, unless
+     * {@code keepOne} is false.
      *
      * @param sequence the first sequence still needed.
-     * @return whether every segment was deleted.
-     * @throws IOException when a file cannot be deleted or the directory synced.
+     * @param keepOne  whether to keep the last segment for reuse.
+     * @return whether every segment was dropped.
+     * @throws IOException when a file cannot be renamed or deleted, or the directory synced.
      */
-    public boolean deleteAllIfBefore(final long sequence) throws IOException
+    public boolean deleteAllIfBefore(final long sequence, final boolean keepOne) throws IOException
     {
         appendLock.lock();
         try
@@ -154,9 +247,19 @@ public final class LogWriter implements AutoCloseable
             {
                 return false;
             }
+            final Long kept = keepOne && !segments.isEmpty() ? segments.lastKey() : null;
             for (final Long id : segments.keySet())
             {
-                files.delete(directory.resolve(LogLayout.segmentFileName(id)));
+                final Path path = directory.resolve(LogLayout.segmentFileName(id));
+                if (id.equals(kept))
+                {
+                    // Synced by close, with only records that sequence makes old.
+                    files.move(path, directory.resolve(LogLayout.recycledFileName(id)));
+                }
+                else
+                {
+                    files.delete(path);
+                }
             }
             segments.clear();
             files.syncDirectory(directory);
@@ -166,6 +269,36 @@ public final class LogWriter implements AutoCloseable
         {
             appendLock.unlock();
         }
+    }
+
+    /**
+     * Takes a segment a clean close kept ({@link #deleteAllIfBefore}) for reuse, or deletes it when one is kept
+     * already or its length is not a segment's.
+     *
+     * @param path the kept file.
+     * @throws IOException when it cannot be mapped or deleted.
+     */
+    void reuse(final Path path) throws IOException
+    {
+        if (wantsRecycled())
+        {
+            final MappedFile file = files.open(path);
+            appendLock.lock();
+            try
+            {
+                if (!closed && recycled.size() < MAX_RECYCLED && file.capacity() == segmentCapacity)
+                {
+                    recycled.add(new Recycled(file, path));
+                    return;
+                }
+            }
+            finally
+            {
+                appendLock.unlock();
+            }
+            file.close();
+        }
+        files.delete(path);
     }
 
     /**
@@ -325,10 +458,21 @@ public final class LogWriter implements AutoCloseable
             }
             throwIfFailed();
             // Everything appended so far, not just this caller's record: the writers that queued behind this lock
-            // meanwhile find their records synced when they get it.
-            final long target = appended;
-            final long targetBytes = bytesAppended;
-            final LogSegment segment = current;
+            // meanwhile find their records synced when they get it. A roll changes the current segment only under
+            // handOver, so every record up to target is in the segment taken here or in one retired before it.
+            final long targetSequence;
+            final long target;
+            final LogSegment segment;
+            final LogSegment[] full;
+            synchronized (handOver)
+            {
+                targetSequence = appendedSequence;
+                target = appended;
+                segment = current;
+                full = retired.toArray(new LogSegment[0]);
+                retired.clear();
+            }
+            syncAndClose(full);
             try
             {
                 segment.file.sync();
@@ -338,7 +482,11 @@ public final class LogWriter implements AutoCloseable
                 throw fail("syncing " + segment.path + " failed", ex);
             }
             synced = target;
-            bytesSynced = targetBytes;
+            if (targetSequence > durableBelow)
+            {
+                // The next append logs it (LogLayout.SYNCED), so that replay knows what had reached the device.
+                durableBelow = targetSequence;
+            }
         }
         finally
         {
@@ -347,13 +495,33 @@ public final class LogWriter implements AutoCloseable
     }
 
     /**
-     * Bytes appended and not yet synced (racy: for deciding when to sync in the background).
-     *
-     * @return bytes.
+     * Syncs and closes full segments, oldest first; if one fails, the log fails and the rest are closed unsynced.
      */
-    public long unsyncedBytes()
+    private void syncAndClose(final LogSegment[] full)
     {
-        return bytesAppended - bytesSynced;
+        int i = 0;
+        try
+        {
+            for (; i < full.length; i++)
+            {
+                try
+                {
+                    full[i].file.sync();
+                }
+                catch (final IOException | RuntimeException ex)
+                {
+                    throw fail("syncing " + full[i].path + " failed", ex);
+                }
+                full[i].file.close();
+            }
+        }
+        finally
+        {
+            for (int j = i; j < full.length; j++)
+            {
+                full[j].file.close();
+            }
+        }
     }
 
     /**
@@ -468,6 +636,27 @@ public final class LogWriter implements AutoCloseable
                 {
                     segment.file.close();
                 }
+                synchronized (handOver)
+                {
+                    // Left unsynced only when the log failed.
+                    for (final LogSegment full : retired)
+                    {
+                        full.file.close();
+                    }
+                    retired.clear();
+                }
+                for (Recycled unused = recycled.poll(); unused != null; unused = recycled.poll())
+                {
+                    unused.file.close();
+                    try
+                    {
+                        files.delete(unused.path);
+                    }
+                    catch (final IOException ignored)
+                    {
+                        // Deleted at the next open.
+                    }
+                }
                 if (spare != null)
                 {
                     spare.close();
@@ -496,33 +685,65 @@ public final class LogWriter implements AutoCloseable
         {
             throw new IllegalStateException("the log is closed");
         }
-        final long recordLength = LogLayout.recordLength((int)Math.min(payloadLength, Integer.MAX_VALUE));
         if (payloadLength > Integer.MAX_VALUE - LogLayout.SEGMENT_HEADER_LENGTH - 2L * LogLayout.RECORD_ALIGNMENT -
             LogLayout.RECORD_HEADER_LENGTH)
         {
             throw new IllegalArgumentException("a log record holds less than 2 GiB: " + payloadLength);
         }
+        final long durable = durableBelow;
+        if (durable > durableBelowLogged)
+        {
+            final int offset = place(LogLayout.SYNCED, LogLayout.SYNCED_LENGTH);
+            current.buffer.putLong(offset + LogLayout.RECORD_HEADER_LENGTH, durable, LogLayout.ORDER);
+            seal(offset, LogLayout.SYNCED_LENGTH);
+            durableBelowLogged = durable;
+        }
+        return place(type, payloadLength);
+    }
+
+    /**
+     * Starts a record at the current segment's end, in the next segment if it does not fit.
+     */
+    private int place(final byte type, final long payloadLength)
+    {
+        final long recordLength = LogLayout.recordLength((int)payloadLength);
         LogSegment segment = current;
         if (segment == null || segment.position + recordLength > segment.capacity())
         {
             segment = roll(recordLength);
         }
         final int offset = segment.position;
+        final long after = offset + recordLength;
+        if (after + LogLayout.RECORD_HEADER_LENGTH <= segment.capacity())
+        {
+            // An end marker after the record, before the record: a reused segment holds old records there.
+            segment.buffer.setMemory((int)after, LogLayout.RECORD_HEADER_LENGTH, (byte)0);
+        }
         LogLayout.writeRecordHeader(segment.buffer, offset, (int)payloadLength, type, nextSequence);
         return offset;
     }
 
     private long end(final int offset, final int payloadLength)
     {
+        seal(offset, payloadLength);
+        nextSequence++;
+        appendedSequence = nextSequence;
+        final LogSegment segment = current;
+        final long position = LogSegment.logPosition(segment.id, segment.position);
+        appended = position;
+        return position;
+    }
+
+    /**
+     * Writes a placed record's checksum and moves the segment's end past it.
+     */
+    private void seal(final int offset, final int payloadLength)
+    {
         final LogSegment segment = current;
         LogLayout.sealRecord(segment.buffer, segment.crc, offset, payloadLength);
         final int recordLength = (int)LogLayout.recordLength(payloadLength);
         segment.position = offset + recordLength;
         bytesAppended += recordLength;
-        nextSequence++;
-        final long position = LogSegment.logPosition(segment.id, segment.position);
-        appended = position;
-        return position;
     }
 
     private LogSegment roll(final long recordLength)
@@ -533,8 +754,18 @@ public final class LogWriter implements AutoCloseable
         final LogSegment next;
         try
         {
+            final Recycled reused = recycled.poll();
+            if (reused != null && reused.file.capacity() < capacity)
+            {
+                reused.file.close();
+                files.delete(reused.path);
+            }
             final MappedFile ready = spare;
-            if (ready != null && ready.capacity() >= capacity)
+            if (reused != null && reused.file.capacity() >= capacity)
+            {
+                next = publishSegment(directory, files, reused.file, reused.path, id, nextSequence);
+            }
+            else if (ready != null && ready.capacity() >= capacity)
             {
                 spare = null;
                 next = publishSegment(directory, files, ready, directory.resolve(LogReader.SPARE_NAME), id,
@@ -550,33 +781,16 @@ public final class LogWriter implements AutoCloseable
             throw fail("creating log segment " + LogLayout.segmentFileName(id) + " in " + directory + " failed" +
                 (DiskSpace.isFull(ex) ? ": the disk is full" : ""), ex);
         }
-        syncLock.lock();
-        try
+        synchronized (handOver)
         {
+            // The full segment is synced (and closed) by the next sync, outside the append lock.
             if (old != null)
             {
-                try
-                {
-                    old.file.sync();
-                }
-                catch (final IOException | RuntimeException ex)
-                {
-                    next.file.close();
-                    throw fail("syncing " + old.path + " failed", ex);
-                }
-                synced = Math.max(synced, LogSegment.logPosition(old.id, old.position));
+                retired.add(old);
             }
             current = next;
-            segments.put(next.id, next.firstSequence);
         }
-        finally
-        {
-            syncLock.unlock();
-        }
-        if (old != null)
-        {
-            old.file.close();
-        }
+        segments.put(next.id, next.firstSequence);
         return next;
     }
 
@@ -643,5 +857,12 @@ public final class LogWriter implements AutoCloseable
             throw new StoreReadOnlyException("the store's log failed earlier: " + failed.getMessage(),
                 failed.getCause());
         }
+    }
+
+    /**
+     * A freed segment mapped for reuse, under its temporary name.
+     */
+    private record Recycled(MappedFile file, Path path)
+    {
     }
 }

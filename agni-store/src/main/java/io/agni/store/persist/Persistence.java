@@ -112,6 +112,7 @@ public final class Persistence implements AutoCloseable
         final DirectoryLock lock = DirectoryLock.acquire(directory);
         try
         {
+            final long startNanos = System.nanoTime();
             final List<Path> snapshots = cleanAndListSnapshots(directory, files);
             long fromSequence = 1;
             long snapshotBytes = 0;
@@ -131,12 +132,15 @@ public final class Persistence implements AutoCloseable
                     files.delete(snapshots.get(i));
                 }
             }
+            final long snapshotNanos = System.nanoTime();
             final LogReader.Replay replay = LogReader.replay(
                 directory, files, segmentCapacity, fromSequence, new RecordApplier(state));
-            if (replay.recordsReplayed() > 0 || replay.tornOffset() >= 0)
+            if (!snapshots.isEmpty() || replay.recordsReplayed() > 0 || replay.tornOffset() >= 0)
             {
-                LOG.info("Recovered {}: {} log record(s) replayed over the snapshot from sequence {}", directory,
-                    replay.recordsReplayed(), fromSequence);
+                final long now = System.nanoTime();
+                LOG.info("Recovered {} in {} ms: the snapshot in {} ms, then {} log record(s) from sequence {} in " +
+                    "{} ms", directory, (now - startNanos) / 1_000_000, (snapshotNanos - startNanos) / 1_000_000,
+                    replay.recordsReplayed(), fromSequence, (now - snapshotNanos) / 1_000_000);
             }
             final Persistence persistence = new Persistence(directory, durability, files, clock, lock,
                 durability == Durability.FAST ? null : replay.writer(), fromSequence, snapshotBytes, snapshotMillis);
@@ -153,7 +157,7 @@ public final class Persistence implements AutoCloseable
                 {
                     persistence.snapshotSequence = next - 1;
                     persistence.checkpoint(state);
-                    replay.writer().deleteAllIfBefore(persistence.snapshotSequence);
+                    replay.writer().deleteAllIfBefore(persistence.snapshotSequence, false);
                 }
             }
             return persistence;
@@ -358,7 +362,7 @@ public final class Persistence implements AutoCloseable
             if (log != null)
             {
                 log.close();
-                log.deleteAllIfBefore(snapshotSequence);
+                log.deleteAllIfBefore(snapshotSequence, true);
             }
         }
         finally

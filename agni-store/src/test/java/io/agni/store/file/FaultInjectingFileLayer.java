@@ -52,6 +52,25 @@ public final class FaultInjectingFileLayer implements FileLayer
     }
 
     /**
+     * Loses power after the operating system wrote back part of what was not synced: each page (4 KiB) of an open
+     * file that differs from what is on disk reaches the disk with probability {@code writeback}, in no particular
+     * order, then {@link #powerLoss()}.
+     *
+     * @param random    chooses the pages.
+     * @param writeback the chance that an unsynced page was written back.
+     * @throws IOException when a file cannot be written or a rename undone.
+     */
+    public synchronized void powerLoss(final java.util.Random random, final double writeback) throws IOException
+    {
+        checkPower();
+        for (final Faulty file : openFiles)
+        {
+            file.writeBackSome(random, writeback);
+        }
+        powerLoss();
+    }
+
+    /**
      * Makes the next file sync fail with {@code failure}, writing nothing.
      *
      * @param failure what the sync throws.
@@ -274,6 +293,33 @@ public final class FaultInjectingFileLayer implements FileLayer
                         channel.write(view, view.position());
                     }
                     channel.force(false);
+                }
+            }
+        }
+
+        void writeBackSome(final java.util.Random random, final double writeback) throws IOException
+        {
+            final int page = 4096;
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer onDisk = ByteBuffer.allocate(page);
+                for (int from = 0; from < memory.capacity(); from += page)
+                {
+                    final int length = Math.min(page, memory.capacity() - from);
+                    onDisk.clear().limit(length);
+                    while (onDisk.hasRemaining() && channel.read(onDisk, from + onDisk.position()) >= 0)
+                    {
+                        // Read the page as the disk has it.
+                    }
+                    onDisk.flip();
+                    final ByteBuffer inMemory = memory.duplicate().clear().position(from).limit(from + length);
+                    if (!inMemory.equals(onDisk) && random.nextDouble() < writeback)
+                    {
+                        while (inMemory.hasRemaining())
+                        {
+                            channel.write(inMemory, inMemory.position());
+                        }
+                    }
                 }
             }
         }

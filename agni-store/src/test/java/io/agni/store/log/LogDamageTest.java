@@ -34,20 +34,36 @@ class LogDamageTest
     private final List<Logs.Entry> written = new ArrayList<>();
     private final List<Long> ends = new ArrayList<>();
 
+    /**
+     * A log synced after every record, as a {@code PARANOID} store's is: each record but the first follows a
+     * {@link LogLayout#SYNCED} record that says the one before it reached the device.
+     */
     @BeforeEach
     void writeLog() throws IOException
     {
-        try (LogWriter log = Logs.open(directory, FileLayer.system()))
+        writeLog(directory, true);
+        assertTrue(segments().size() >= 3, "the log spans several segments");
+    }
+
+    private void writeLog(final Path into, final boolean syncEach) throws IOException
+    {
+        written.clear();
+        ends.clear();
+        try (LogWriter log = Logs.open(into, FileLayer.system()))
         {
             for (int i = 0; i < RECORDS; i++)
             {
                 final String key = "key-" + i;
                 final String value = "value-" + i + "-" + "y".repeat(i % 40);
-                ends.add(Logs.set(log, key, value));
+                final long end = Logs.set(log, key, value);
+                ends.add(end);
                 written.add(new Logs.Entry(LogLayout.SET, i + 1, key, value, LogLayout.NO_EXPIRY));
+                if (syncEach)
+                {
+                    log.awaitDurable(end);
+                }
             }
         }
-        assertTrue(segments().size() >= 3, "the log spans several segments");
     }
 
     @Test
@@ -132,6 +148,57 @@ class LogDamageTest
     }
 
     @Test
+    void aFlippedBitBeforeRecordsThatWereNeverSyncedCutsTheLogThere() throws IOException
+    {
+        // Without syncs, nothing says the damaged record reached the device: after a power loss the operating
+        // system may have written later pages back and not this one, so replay keeps the prefix before it.
+        final Path unsynced = Files.createDirectory(directory.resolve("unsynced"));
+        writeLog(unsynced, false);
+        final List<Path> segments = segments(unsynced);
+        assertTrue(segments.size() >= 3, "the log spans several segments");
+        flipBit(segments.get(1), LogLayout.SEGMENT_HEADER_LENGTH + 30);
+
+        final List<Logs.Entry> replayed = Logs.replay(unsynced, FileLayer.system(), 1);
+        assertTrue(replayed.size() > 0 && replayed.size() < RECORDS - 10, "replayed " + replayed.size());
+        assertEquals(written.subList(0, replayed.size()), replayed);
+        assertEquals(2, segments(unsynced).size(), "the segments after the cut are deleted");
+        final Logs.Entry cutAt = written.get(replayed.size());
+        try (LogWriter log = Logs.open(unsynced, FileLayer.system()))
+        {
+            assertEquals(cutAt.sequence(), log.nextSequence());
+            Logs.set(log, "after", "cut");
+        }
+        final List<Logs.Entry> expected = new ArrayList<>(replayed);
+        expected.add(new Logs.Entry(LogLayout.SET, cutAt.sequence(), "after", "cut", LogLayout.NO_EXPIRY));
+        assertEquals(expected, Logs.replay(unsynced, FileLayer.system(), 1));
+    }
+
+    @Test
+    void damageBeforeASyncedPointIsCorruptionEvenWhenTheSyncRecordIsInALaterSegment() throws IOException
+    {
+        final Path dir = Files.createDirectory(directory.resolve("late-sync"));
+        try (LogWriter log = Logs.open(dir, FileLayer.system()))
+        {
+            long end = 0;
+            for (int i = 0; i < 100; i++)
+            {
+                end = Logs.set(log, "key-" + i, "value-" + i + "-" + "z".repeat(40));
+            }
+            log.awaitDurable(end);
+            Logs.set(log, "after", "the sync");
+        }
+        final List<Path> segments = segments(dir);
+        assertTrue(segments.size() >= 2, "the log spans several segments");
+        flipBit(segments.get(0), LogLayout.SEGMENT_HEADER_LENGTH + 30);
+
+        final LogCorruptedException ex = assertThrows(LogCorruptedException.class,
+            () -> Logs.replay(dir, FileLayer.system(), 1));
+        assertEquals(segments.get(0), ex.file());
+        assertTrue(ex.getMessage().contains("every record below sequence 101 had reached the device"),
+            ex.getMessage());
+    }
+
+    @Test
     void aMissingSegmentIsCorruption() throws IOException
     {
         Files.delete(segments().get(1));
@@ -202,6 +269,11 @@ class LogDamageTest
     }
 
     private List<Path> segments() throws IOException
+    {
+        return segments(directory);
+    }
+
+    private static List<Path> segments(final Path directory) throws IOException
     {
         try (Stream<Path> files = Files.list(directory))
         {
