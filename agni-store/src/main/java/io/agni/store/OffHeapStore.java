@@ -13,6 +13,7 @@ import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
+import io.agni.api.Transactional;
 import io.agni.api.WriteBatch;
 import io.agni.store.hash.KeyHash;
 import io.agni.store.memory.MemoryBudget;
@@ -54,8 +55,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Opened with a directory, the store keeps its data across restarts (docs/durability.md). As {@link Checkpointing}
  * it takes snapshots on demand, in the caller's thread or its own, and reports their status; as
  * {@link DeferredDurability} it lets a thread that serves many clients wait once for the syncs of all its writes.
+ *
+ * <h2>Transactions</h2>
+ * As {@link Transactional} it runs a thread's operations with no other thread's in between
+ * ({@link #runExclusive}: every shard's write lock held, one log record), and applies a batch reporting what each
+ * of its operations found.
  */
-public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDurability
+public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDurability, Transactional
 {
     /**
      * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
@@ -86,6 +92,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     private final int maxValueLength;
     private final OperationGate gate;
     private final StoreScan scan;
+    private final ExclusiveSection exclusive;
     /**
      * Each thread's reusable batch for setAll; it holds no reference to this store.
      */
@@ -120,6 +127,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
         this.shards = new Shard[config.shards()];
         this.shardMask = config.shards() - 1;
         this.scan = new StoreScan(shards);
+        this.exclusive = new ExclusiveSection(shards, gate);
         try
         {
             for (int i = 0; i < shards.length; i++)
@@ -195,6 +203,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
         {
             throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
         }
+        refuseInExclusiveSection("checkpoint");
         final ThreadContext c = gate.enter();
         try
         {
@@ -773,19 +782,50 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     @Override
     public void write(final WriteBatch batch)
     {
-        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"));
+        write(batch, null, 0);
+    }
+
+    @Override
+    public void write(final WriteBatch batch, final byte[] found)
+    {
+        write(batch, Objects.requireNonNull(found, "found"), found.length);
+    }
+
+    private void write(final WriteBatch batch, final byte[] found, final int foundLength)
+    {
+        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"), found, foundLength);
         final long now = clock.time();
         final ThreadContext c = gate.enter();
         try
         {
             if (!batch.isEmpty())
             {
-                batchWrites.get().run(this, batch, now, c);
+                batchWrites.get().run(this, batch, now, c, found);
             }
         }
         finally
         {
             gate.exit(c);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Every shard's write lock is held, taken in ascending order, while {@code body} runs, and the changes it makes
+     * are one log record (docs/architecture.md, "Exclusive sections").
+     */
+    @Override
+    public void runExclusive(final Runnable body)
+    {
+        exclusive.run(Objects.requireNonNull(body, "body"));
+    }
+
+    private void refuseInExclusiveSection(final String what)
+    {
+        if (exclusive.heldByCurrentThread())
+        {
+            throw new IllegalStateException("cannot " + what + " " + name + " inside its exclusive section");
         }
     }
 
@@ -1419,6 +1459,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     @Override
     public void close()
     {
+        refuseInExclusiveSection("close");
         if (!gate.close())
         {
             return;

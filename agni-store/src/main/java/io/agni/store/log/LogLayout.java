@@ -49,7 +49,8 @@ import java.nio.ByteOrder;
  *   only when the key is present.</li>
  *   <li>{@link #CLEAR}: empty. Removes every entry.</li>
  *   <li>{@link #BATCH}: operation count (int), then that many operations, each a type byte ({@link #SET},
- *   {@link #DELETE} or {@link #EXPIRE}) followed by that type's payload. Applied all or nothing.</li>
+ *   {@link #DELETE}, {@link #EXPIRE}, or {@link #CLEAR} in a transaction's batch) followed by that type's payload.
+ *   Applied all or nothing, in order.</li>
  * </ul>
  */
 public final class LogLayout
