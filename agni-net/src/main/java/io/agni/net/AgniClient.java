@@ -80,10 +80,13 @@ import static io.agni.net.ClientKeywords.TIME;
  * <ul>
  * <li>{@link #setAll} with {@link SetCondition#IF_PRESENT} throws {@link UnsupportedOperationException}: Redis has
  * no {@code MSET XX}, and checking first then writing would not be atomic.</li>
- * <li>{@link #write(WriteBatch) write(WriteBatch)} is a transaction, {@code MULTI} ... {@code EXEC} in one round
- * trip: all or nothing on agni's server and, for what a batch holds, on Redis; a server that runs a transaction
- * command by command and fails one of its commands leaves the others applied, and the call says so (see
- * {@link #write(WriteBatch)}).</li>
+ * <li>{@link #write(WriteBatch) write(WriteBatch)} is {@code MULTI}, per operation {@code SET} (with {@code PXAT},
+ * {@code PX} or {@code KEEPTTL}), {@code DEL}, {@code PEXPIREAT}, {@code PEXPIRE} or {@code PERSIST}, then
+ * {@code EXEC}, in one round trip (the first on a connection sends {@code MULTI} alone first). agni's server applies
+ * it as one batch: all or nothing, its refusal ({@code -EXECABORT ... because of: ...}) the in-process store's
+ * exception. Redis refuses, with nothing changed, a transaction it cannot run, and these commands cannot fail once
+ * it runs; but it reads its clock per command, so two relative times of a batch may count from instants 1 ms apart.
+ * A server that runs the commands one by one and fails one leaves the others applied: the call says so.</li>
  * <li>{@link #valueLength} sends {@code STRLEN}, which answers 0 for an absent key as for an empty value; only
  * then does it send {@code EXISTS} to tell them apart, so a key created or removed between the two round trips can
  * make an empty-or-absent answer reflect either moment.</li>
@@ -436,44 +439,18 @@ public final class AgniClient implements AgniStore
     /**
      * {@inheritDoc}
      * <p>
-     * A transaction on one connection, in one round trip (the first on a connection sends {@code MULTI} alone
-     * first): {@code MULTI}; per operation, in order, {@code SET} with {@code PXAT}, {@code PX} or {@code KEEPTTL},
-     * {@code DEL}, {@code PEXPIREAT} or {@code PEXPIRE}, {@code PERSIST}; {@code EXEC}. Every reply is checked.
-     * <ul>
-     * <li>agni's server applies such a transaction as one batch on its store: all or nothing, at one instant, one
-     * log record; a refusal ({@code -EXECABORT Transaction discarded because of: ...}) becomes the exception the
-     * in-process store throws for it ({@link io.agni.api.CapacityExceededException} for the budget,
-     * {@link io.agni.api.EntryTooLargeException} for a limit), with nothing changed.</li>
-     * <li>Redis runs the transaction with no other command in between and refuses, with nothing changed, one it
-     * cannot run (out of memory, writes stopped, a command refused while queuing), which becomes its exception; the
-     * commands a batch sends cannot fail once it runs. Redis 7.0 reads its clock per command inside a transaction, so
-     * two relative times of one batch may count from instants a millisecond apart.</li>
-     * <li>A server that runs a transaction command by command (agni's server in front of a store that is not
-     * {@code Transactional}) and fails one of the commands leaves the others applied: this call then throws
-     * {@link io.agni.api.StoreRefusedException} whose message begins "the server applied the batch in part".</li>
-     * <li>A server without transactions ({@code ERR unknown command 'MULTI'}) gets nothing else:
-     * {@link UnsupportedOperationException}.</li>
-     * </ul>
+     * A {@code MULTI}/{@code EXEC} transaction in one round trip: all or nothing on agni's server, and on Redis for
+     * what a batch holds ("Where Redis cannot say the same thing" above; docs/protocol.md, "Transactions").
      *
-     * @throws io.agni.api.EntryTooLargeException if a key or value is longer than the client's
-     *                                            {@link AgniClientBuilder#maxBulkLength maxBulkLength} (nothing
-     *                                            sent), or the server's limit (nothing changed).
+     * @throws io.agni.api.StoreRefusedException beginning "the server applied the batch in part" when the server ran
+     *                                           it command by command and failed one: the others were applied.
+     * @throws UnsupportedOperationException     if the server has no transactions; nothing was sent but
+     *                                           {@code MULTI}.
      */
     @Override
     public void write(final WriteBatch batch)
     {
-        Objects.requireNonNull(batch, "batch");
-        for (int i = 0; i < batch.size(); i++)
-        {
-            if (batch.operation(i) == WriteBatch.Operation.SET)
-            {
-                checks.entry(batch.keyLength(i), batch.valueLength(i));
-            }
-            else
-            {
-                checks.key(batch.keyLength(i));
-            }
-        }
+        ClientBatches.check(checks, batch);
         if (batch.isEmpty())
         {
             checkOpen();

@@ -8,6 +8,8 @@ import io.agni.api.StoreRefusedException;
 import io.agni.api.WriteBatch;
 import org.agrona.DirectBuffer;
 
+import java.util.Objects;
+
 import static io.agni.net.ClientKeywords.DEL;
 import static io.agni.net.ClientKeywords.EXEC;
 import static io.agni.net.ClientKeywords.MULTI;
@@ -56,6 +58,28 @@ final class ClientBatches
 
     private ClientBatches()
     {
+    }
+
+    /**
+     * Checks every key and value of a batch against the client's limits, before anything is sent.
+     *
+     * @param checks the client's checks.
+     * @param batch  the batch.
+     */
+    static void check(final ClientArgumentChecks checks, final WriteBatch batch)
+    {
+        Objects.requireNonNull(batch, "batch");
+        for (int i = 0; i < batch.size(); i++)
+        {
+            if (batch.operation(i) == WriteBatch.Operation.SET)
+            {
+                checks.entry(batch.keyLength(i), batch.valueLength(i));
+            }
+            else
+            {
+                checks.key(batch.keyLength(i));
+            }
+        }
     }
 
     /**

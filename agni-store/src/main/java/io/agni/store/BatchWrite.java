@@ -111,12 +111,12 @@ final class BatchWrite
      * Checks every key and value against the store's limits, and the array for what each operation found, before
      * anything changes.
      */
-    static void check(final OffHeapStore store, final WriteBatch batch, final byte[] found, final int foundLength)
+    static void check(final OffHeapStore store, final WriteBatch batch, final byte[] found)
     {
-        if (found != null && foundLength < batch.size())
+        if (found != null && found.length < batch.size())
         {
             throw new IllegalArgumentException(
-                "found is shorter than the batch: length=" + foundLength + ", operations=" + batch.size());
+                "found is shorter than the batch: length=" + found.length + ", operations=" + batch.size());
         }
         for (int i = 0; i < batch.size(); i++)
         {

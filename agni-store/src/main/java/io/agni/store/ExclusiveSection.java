@@ -94,6 +94,22 @@ final class ExclusiveSection
     }
 
     /**
+     * Refuses what must not run inside a section on its own thread: a checkpoint (its snapshot would hold changes
+     * not logged yet) and close (it would wait for the section).
+     *
+     * @param what  what is refused.
+     * @param store the store's name.
+     * @throws IllegalStateException if the calling thread is inside a section.
+     */
+    void refuseInside(final String what, final String store)
+    {
+        if (heldByCurrentThread())
+        {
+            throw new IllegalStateException("cannot " + what + " " + store + " inside its exclusive section");
+        }
+    }
+
+    /**
      * Whether the calling thread is inside a section of this store.
      *
      * @return whether it holds the shards.

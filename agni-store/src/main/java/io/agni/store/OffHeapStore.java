@@ -55,11 +55,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Opened with a directory, the store keeps its data across restarts (docs/durability.md). As {@link Checkpointing}
  * it takes snapshots on demand, in the caller's thread or its own, and reports their status; as
  * {@link DeferredDurability} it lets a thread that serves many clients wait once for the syncs of all its writes.
- *
- * <h2>Transactions</h2>
- * As {@link Transactional} it runs a thread's operations with no other thread's in between
- * ({@link #runExclusive}: every shard's write lock held, one log record), and applies a batch reporting what each
- * of its operations found.
+ * As {@link Transactional} it runs transactions (docs/architecture.md, "Exclusive sections").
  */
 public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDurability, Transactional
 {
@@ -203,7 +199,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
         {
             throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
         }
-        refuseInExclusiveSection("checkpoint");
+        exclusive.refuseInside("checkpoint", name);
         final ThreadContext c = gate.enter();
         try
         {
@@ -782,18 +778,13 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     @Override
     public void write(final WriteBatch batch)
     {
-        write(batch, null, 0);
+        write(batch, null);
     }
 
     @Override
     public void write(final WriteBatch batch, final byte[] found)
     {
-        write(batch, Objects.requireNonNull(found, "found"), found.length);
-    }
-
-    private void write(final WriteBatch batch, final byte[] found, final int foundLength)
-    {
-        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"), found, foundLength);
+        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"), found);
         final long now = clock.time();
         final ThreadContext c = gate.enter();
         try
@@ -809,24 +800,10 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
         }
     }
 
-    /**
-     * {@inheritDoc}
-     * <p>
-     * Every shard's write lock is held, taken in ascending order, while {@code body} runs, and the changes it makes
-     * are one log record (docs/architecture.md, "Exclusive sections").
-     */
     @Override
     public void runExclusive(final Runnable body)
     {
         exclusive.run(Objects.requireNonNull(body, "body"));
-    }
-
-    private void refuseInExclusiveSection(final String what)
-    {
-        if (exclusive.heldByCurrentThread())
-        {
-            throw new IllegalStateException("cannot " + what + " " + name + " inside its exclusive section");
-        }
     }
 
     @Override
@@ -1459,7 +1436,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     @Override
     public void close()
     {
-        refuseInExclusiveSection("close");
+        exclusive.refuseInside("close", name);
         if (!gate.close())
         {
             return;
