@@ -103,15 +103,27 @@ final class ClientBatches
             c.confirmMulti();
         }
         final ClientRequestWriter request = c.request();
-        if (pipelineMulti)
+        try
         {
-            request.command(1).keyword(MULTI);
+            if (pipelineMulti)
+            {
+                request.command(1).keyword(MULTI);
+            }
+            for (int i = 0; i < batch.size(); i++)
+            {
+                encode(request, batch, i);
+            }
+            request.command(1).keyword(EXEC);
         }
-        for (int i = 0; i < batch.size(); i++)
+        catch (final RuntimeException ex)
         {
-            encode(request, batch, i);
+            if (!pipelineMulti)
+            {
+                // The server is inside MULTI: the connection must not serve another call.
+                c.markBroken();
+            }
+            throw ex;
         }
-        request.command(1).keyword(EXEC);
         c.send();
 
         final String multiRefused = pipelineMulti ? c.next().errorText() : null;

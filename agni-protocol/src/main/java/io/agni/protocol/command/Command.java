@@ -29,7 +29,7 @@ public record Command(String name, int arity, int flags, int firstKey, int lastK
     public static final int FLAG_READONLY = 1 << 1;
 
     /**
-     * The command may be executed before the client authenticates (AUTH, HELLO, QUIT).
+     * The command may be executed before the client authenticates (AUTH, HELLO, QUIT, RESET).
      */
     public static final int FLAG_NO_AUTH = 1 << 2;
 

@@ -30,6 +30,12 @@ import java.util.Objects;
  * connection failure) replies {@code ERR} and its message. Error replies allocate; the success path of the common
  * commands does not.
  *
+ * <h2>Transactions</h2>
+ * While the session's transaction is open ({@code MULTI}), a command that passes the checks above is queued (a copy)
+ * and answered {@code +QUEUED}, except MULTI, EXEC, DISCARD, QUIT and RESET ({@link Command#FLAG_NOT_QUEUED}), which
+ * run at once; one that fails them, or is {@link Command#FLAG_NO_MULTI}, gets its error and dooms the transaction.
+ * {@code EXEC} runs the queue ({@link TransactionRunner}; docs/protocol.md, "Transactions").
+ *
  * <h2>Threads</h2>
  * Not thread-safe: one per event-loop thread, shared by that thread's connections. The {@link CommandTable} may be
  * shared by all.

@@ -19,8 +19,8 @@ import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
  *
  * <h2>Authentication</h2>
  * Only the default user exists. Until a client authenticates on a server with a password, the
- * {@link CommandProcessor} lets through only the commands flagged {@link Command#FLAG_NO_AUTH}: AUTH, HELLO and
- * QUIT (PING gets {@code -NOAUTH}, as in Redis 7). Credentials are checked by
+ * {@link CommandProcessor} lets through only the commands flagged {@link Command#FLAG_NO_AUTH}: AUTH, HELLO,
+ * QUIT and RESET (PING gets {@code -NOAUTH}, as in Redis 7). Credentials are checked by
  * {@link ServerContext#authenticate}, in constant time.
  *
  * <h2>Allocation</h2>
