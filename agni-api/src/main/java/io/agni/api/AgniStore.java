@@ -77,9 +77,9 @@ import java.util.Objects;
  * a {@code @throws UnsupportedOperationException} below allows: {@link #setAll(List, List, SetCondition) setAll}
  * (both forms) with {@link SetCondition#IF_PRESENT}, which a store over RESP cannot do atomically (Redis has
  * {@code MSET} and {@code MSETNX} but no {@code MSET XX}); and {@link #write(WriteBatch)}, which is atomic only
- * where the implementation applies the batch itself (its default refuses it, and so does a store over RESP until it
- * sends a batch as a {@code MULTI}/{@code EXEC} transaction). Every other operation is supported by every
- * implementation.
+ * where the implementation applies the batch itself (its default refuses it; a store over RESP sends a batch as a
+ * {@code MULTI}/{@code EXEC} transaction, and refuses it for a server without transactions). Every other operation
+ * is supported by every implementation.
  *
  * <h2>Implementing it</h2>
  * An implementation must provide the abstract methods: the zero-copy form of each single-key operation, the

@@ -10,6 +10,7 @@ import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreConnectionException;
 import io.agni.api.StoreStats;
+import io.agni.api.WriteBatch;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -62,7 +63,8 @@ import static io.agni.net.ClientKeywords.TIME;
  * {@code expireAfter} {@code PEXPIRE}, both with {@code NX}/{@code XX}/{@code GT}/{@code LT}, {@code persist}
  * {@code PERSIST}, {@code scan} {@code SCAN} with {@code MATCH} and {@code COUNT}, {@code randomKey}
  * {@code RANDOMKEY}, {@code size} {@code DBSIZE}, {@code clear} {@code FLUSHDB}, {@code stats} {@code INFO},
- * {@code currentTimeMillis} {@code TIME}.
+ * {@code currentTimeMillis} {@code TIME}; and {@code write(WriteBatch)} is {@code MULTI}, a command per operation and
+ * {@code EXEC}, in one round trip.
  *
  * <h2>Time</h2>
  * The store's clock is the <em>server's</em> ({@link #currentTimeMillis()} asks it with {@code TIME}). A relative
@@ -78,9 +80,13 @@ import static io.agni.net.ClientKeywords.TIME;
  * <ul>
  * <li>{@link #setAll} with {@link SetCondition#IF_PRESENT} throws {@link UnsupportedOperationException}: Redis has
  * no {@code MSET XX}, and checking first then writing would not be atomic.</li>
- * <li>{@link #write(io.agni.api.WriteBatch) write(WriteBatch)} throws {@link UnsupportedOperationException} (the
- * interface's default): a batch needs a transaction ({@code MULTI}/{@code EXEC}), which agni's server does not have
- * yet.</li>
+ * <li>{@link #write(WriteBatch) write(WriteBatch)} is {@code MULTI}, per operation {@code SET} (with {@code PXAT},
+ * {@code PX} or {@code KEEPTTL}), {@code DEL}, {@code PEXPIREAT}, {@code PEXPIRE} or {@code PERSIST}, then
+ * {@code EXEC}, in one round trip (the first on a connection sends {@code MULTI} alone first). agni's server applies
+ * it as one batch: all or nothing, its refusal ({@code -EXECABORT ... because of: ...}) the in-process store's
+ * exception. Redis refuses, with nothing changed, a transaction it cannot run, and these commands cannot fail once
+ * it runs; but it reads its clock per command, so two relative times of a batch may count from instants 1 ms apart.
+ * A server that runs the commands one by one and fails one leaves the others applied: the call says so.</li>
  * <li>{@link #valueLength} sends {@code STRLEN}, which answers 0 for an absent key as for an empty value; only
  * then does it send {@code EXISTS} to tell them apart, so a key created or removed between the two round trips can
  * make an empty-or-absent answer reflect either moment.</li>
@@ -427,6 +433,32 @@ public final class AgniClient implements AgniStore
             ClientCommands.mset(c.request(), keys, values, ifAbsent);
             final ClientReply reply = c.call();
             return ifAbsent ? reply.integer() == 1 : reply.okOrNull();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * A {@code MULTI}/{@code EXEC} transaction in one round trip: all or nothing on agni's server, and on Redis for
+     * what a batch holds ("Where Redis cannot say the same thing" above; docs/protocol.md, "Transactions").
+     *
+     * @throws io.agni.api.StoreRefusedException beginning "the server applied the batch in part" when the server ran
+     *                                           it command by command and failed one: the others were applied.
+     * @throws UnsupportedOperationException     if the server has no transactions; nothing was sent but
+     *                                           {@code MULTI}.
+     */
+    @Override
+    public void write(final WriteBatch batch)
+    {
+        ClientBatches.check(checks, batch);
+        if (batch.isEmpty())
+        {
+            checkOpen();
+            return;
+        }
+        try (ClientConnection c = pool.acquire())
+        {
+            ClientBatches.write(c, batch, config.address());
         }
     }
 

@@ -336,7 +336,7 @@ public final class AgniServerBuilder
 
     /**
      * The password clients must give with {@code AUTH} (or {@code HELLO ... AUTH}), Redis's {@code requirepass}.
-     * Until a client has authenticated, only AUTH, HELLO and QUIT are served (PING gets {@code -NOAUTH}, as in
+     * Until a client has authenticated, only AUTH, HELLO, QUIT and RESET are served (PING gets {@code -NOAUTH}, as in
      * Redis 7) and its requests are held to at most 10 arguments and 16 KiB per bulk.
      *
      * @param password the password, UTF-8; {@code null} for none (the default).

@@ -67,6 +67,7 @@ final class ClientConnection implements AutoCloseable
     private int readPosition;
     private int writePosition;
     private boolean broken;
+    private boolean multiConfirmed;
     private ClientConnectionPool pool;
 
     private ClientConnection(final Socket socket, final ClientConfig config) throws IOException
@@ -215,6 +216,22 @@ final class ClientConnection implements AutoCloseable
     boolean isBroken()
     {
         return broken;
+    }
+
+    /**
+     * @return whether the server has answered {@code MULTI} on this connection once: it has transactions.
+     */
+    boolean multiConfirmed()
+    {
+        return multiConfirmed;
+    }
+
+    /**
+     * Notes that the server answered {@code MULTI} on this connection.
+     */
+    void confirmMulti()
+    {
+        multiConfirmed = true;
     }
 
     /**

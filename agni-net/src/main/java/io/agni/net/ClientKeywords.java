@@ -44,6 +44,8 @@ final class ClientKeywords
     static final DirectBuffer FLUSHDB = ClientRequestWriter.keyword("FLUSHDB");
     static final DirectBuffer INFO = ClientRequestWriter.keyword("INFO");
     static final DirectBuffer TIME = ClientRequestWriter.keyword("TIME");
+    static final DirectBuffer MULTI = ClientRequestWriter.keyword("MULTI");
+    static final DirectBuffer EXEC = ClientRequestWriter.keyword("EXEC");
 
     private ClientKeywords()
     {

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 
 /**
  * The direct memory that serving clients takes, counted in one place: every connection's query and reply buffers
- * and the event loops' scratch buffers. It is reported with the store's memory ({@code INFO used_memory},
+ * and transaction queue, and the event loops' scratch buffers. It is reported with the store's memory ({@code INFO used_memory},
  * {@code mem_clients_normal}) and bounded by {@code maxClientMemory}, Redis 7's {@code maxmemory-clients}.
  *
  * <h2>Accounting</h2>
@@ -17,7 +17,7 @@ import java.util.ArrayList;
  * <h2>Eviction</h2>
  * A growth ({@link #tryReserve}) that would take the count past the limit first disconnects clients, largest first,
  * as Redis's {@code evictClients} does, until the count without the clients being disconnected, plus the growth,
- * is within the limit. A client's size is what its two buffers hold; for the client asking, what they will hold once
+ * is within the limit. A client's size is what its buffers hold; for the client asking, what they will hold once
  * the growth has replaced its buffer (the count itself holds both while the bytes are copied).
  * If the client asking is the largest, it is the one disconnected and its growth is refused: nothing is allocated.
  * <ol>
@@ -110,7 +110,7 @@ final class ClientMemory
         final ArrayList<ConnectionMemory> closeNow;
         synchronized (this)
         {
-            closeNow = makeRoom(account, false, initialBytes);
+            closeNow = makeRoom(account, ConnectionMemory.REPLY, initialBytes);
             account.index = accounts.size();
             accounts.add(account);
         }
@@ -147,11 +147,11 @@ final class ClientMemory
      * it does not (see the class comment). Only the connection's event loop.
      *
      * @param account   the connection's account.
-     * @param queryPart whether the query buffer (else the reply buffer) grows.
+     * @param part      which of the connection's buffers grows ({@link ConnectionMemory#QUERY}, ...).
      * @param bytes     the bytes about to be allocated.
      * @return whether they may be; false when this connection is evicted (now or before): it must close.
      */
-    boolean tryReserve(final ConnectionMemory account, final boolean queryPart, final long bytes)
+    boolean tryReserve(final ConnectionMemory account, final int part, final long bytes)
     {
         final ArrayList<ConnectionMemory> closeNow;
         synchronized (this)
@@ -162,11 +162,11 @@ final class ClientMemory
             }
             if (limit == 0 || used + bytes <= limit)
             {
-                account.add(queryPart, bytes);
+                account.add(part, bytes);
                 add(bytes);
                 return true;
             }
-            closeNow = makeRoom(account, queryPart, bytes);
+            closeNow = makeRoom(account, part, bytes);
         }
         closeAll(closeNow);
         synchronized (this)
@@ -175,7 +175,7 @@ final class ClientMemory
             {
                 return false;
             }
-            account.add(queryPart, bytes);
+            account.add(part, bytes);
             add(bytes);
             return true;
         }
@@ -184,9 +184,9 @@ final class ClientMemory
     /**
      * Counts bytes a connection's buffer allocates whatever the limit says: its first allocation, or a shrink.
      */
-    synchronized void reserve(final ConnectionMemory account, final boolean queryPart, final long bytes)
+    synchronized void reserve(final ConnectionMemory account, final int part, final long bytes)
     {
-        account.add(queryPart, bytes);
+        account.add(part, bytes);
         add(bytes);
         if (account.evicted)
         {
@@ -197,9 +197,9 @@ final class ClientMemory
     /**
      * Gives back bytes a connection's buffer freed.
      */
-    synchronized void release(final ConnectionMemory account, final boolean queryPart, final long bytes)
+    synchronized void release(final ConnectionMemory account, final int part, final long bytes)
     {
-        account.add(queryPart, -bytes);
+        account.add(part, -bytes);
         used -= bytes;
         if (account.evicted)
         {
@@ -247,7 +247,7 @@ final class ClientMemory
      * @return those clients, or null if there are none.
      */
     private ArrayList<ConnectionMemory> makeRoom(
-        final ConnectionMemory asking, final boolean queryPart, final long bytes)
+        final ConnectionMemory asking, final int part, final long bytes)
     {
         if (limit == 0)
         {
@@ -255,7 +255,7 @@ final class ClientMemory
         }
         if (used - evicting + bytes > limit)
         {
-            evictLargest(asking, queryPart, bytes);
+            evictLargest(asking, part, bytes);
         }
         ArrayList<ConnectionMemory> closeNow = null;
         for (int i = 0, count = accounts.size(); i < count; i++)
@@ -300,7 +300,7 @@ final class ClientMemory
      * Marks clients evicted, largest first, until the memory of the others plus {@code bytes} fits the limit or the
      * asking client is chosen. Clients of other loops are handed to their loop; the caller closes those of its own.
      */
-    private void evictLargest(final ConnectionMemory asking, final boolean queryPart, final long bytes)
+    private void evictLargest(final ConnectionMemory asking, final int part, final long bytes)
     {
         while (used - evicting + bytes > limit)
         {
@@ -309,7 +309,7 @@ final class ClientMemory
             for (int i = 0, count = accounts.size(); i < count; i++)
             {
                 final ConnectionMemory candidate = accounts.get(i);
-                final long size = candidate == asking ? asking.bytesAfter(queryPart, bytes) : candidate.bytes();
+                final long size = candidate == asking ? asking.bytesAfter(part, bytes) : candidate.bytes();
                 if (!candidate.evicted && size > largestBytes)
                 {
                     largest = candidate;

@@ -207,6 +207,15 @@ final class ClientReply
     }
 
     /**
+     * @param index an element, depth-first, of a reply that is not an error itself.
+     * @return the text of the element if it is an error, or {@code null}.
+     */
+    String errorTextAt(final int index)
+    {
+        return reader.type(index) == ERROR ? text(index) : null;
+    }
+
+    /**
      * Marks the connection broken and makes the exception for a reply of a type the command never gives.
      *
      * @param expected what the command gives.

@@ -51,8 +51,9 @@ import java.nio.channels.SocketChannel;
  *   waiting, they are written right away: a client that reads keeps up, one that does not reaches the limit.</li>
  *   <li>Input: a partial command that cannot fit in {@code maxQueryBuffer} (what is held plus what the decoder
  *   knows is missing) disconnects the client (Redis's {@code client-query-buffer-limit}).</li>
- *   <li>Client memory: both buffers reserve every allocation in the server's {@link ClientMemory}; a growth it
- *   refuses means this client is the largest when the clients together pass {@code maxClientMemory}, and it is
+ *   <li>Client memory: both buffers, and the session's transaction queue (whose commands may together take up to
+ *   {@code maxQueryBuffer}), reserve every allocation in the server's {@link ClientMemory}; a growth it refuses
+ *   means this client is the largest when the clients together pass {@code maxClientMemory}, and it is
  *   disconnected (evicted). A client chosen while another connection grew is closed by {@link #closeEvicted}.</li>
  *   <li>Idle: a connection makes progress when a command completes, reply bytes are sent, or
  *   {@link #PROGRESS_BYTES} more bytes of a partial command arrive; the loop closes one that made none for the
@@ -160,6 +161,7 @@ final class Connection implements RespDecoder.Listener
         this.clock = config.clock;
         this.decoder = new RespDecoder(config.protocolLimits);
         this.memory = new ConnectionMemory(server.clientMemory, this, loop, session);
+        session.transactionLimits(memory.transaction(), config.maxQueryBuffer);
         server.clientMemory.open(memory, QueryBuffer.INITIAL_CAPACITY + ReplyBuffer.INITIAL_CAPACITY);
         QueryBuffer in = null;
         try
@@ -353,6 +355,11 @@ final class Connection implements RespDecoder.Listener
             state = CLOSING;
             return false;
         }
+        if (outcome == Outcome.EVICT)
+        {
+            disconnectReason = DisconnectReason.CLIENT_EVICTED;
+            return false;
+        }
         if (!checkOutput())
         {
             return false;
@@ -478,6 +485,7 @@ final class Connection implements RespDecoder.Listener
         server.recordOutputBuffer(out.capacity());
         in.free();
         out.free();
+        session.close();
         server.clientMemory.close(memory);
         server.remove(session);
         server.releaseClient();

@@ -41,7 +41,10 @@ class AgniClientOnRedisContractTest extends AgniStoreContract
         .skipCase("incrementByFloatOfNonNumberThrowsAndLeavesTheValue", "\"Infinity\"", "Redis's strtold reads " +
             "Infinity as a number, so the sum overflows instead")
         .skip("incrementByFloatReadsNumbersUpToFiveKibibytesLong", "Redis 7's string2ld refuses a number of " +
-            "5120 bytes (it accepts at most 5119), one byte less than agni's Decimal.MAX_LENGTH");
+            "5120 bytes (it accepts at most 5119), one byte less than agni's Decimal.MAX_LENGTH")
+        .skip("relativeTimesOfABatchCountFromTheStoresClock", "Redis 7.0 reads its clock for each command of a " +
+            "transaction, so the PX and PEXPIRE of one batch can count from instants 1 ms apart (4 in 3000 batches " +
+            "here); agni's server applies the batch at one reading");
 
     private static RedisServerProcess redis;
 

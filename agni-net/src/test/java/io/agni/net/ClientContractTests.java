@@ -27,17 +27,15 @@ final class ClientContractTests
 
     /**
      * A fixture for an {@link AgniClient}, which declares what it cannot do over RESP: {@code setAll} with
-     * {@code IF_PRESENT} (Redis has {@code MSET} and {@code MSETNX} but no {@code MSET XX}) and
-     * {@code write(WriteBatch)} (not until the client sends a batch as {@code MULTI}/{@code EXEC}, which agni's
-     * server does not have yet), which the contract then checks are refused.
+     * {@code IF_PRESENT} (Redis has {@code MSET} and {@code MSETNX} but no {@code MSET XX}), which the contract then
+     * checks is refused. {@code write(WriteBatch)} it does, as a transaction.
      *
      * @param client the client under test.
      * @return a builder with the client's unsupported operations declared; add the server's hooks to it.
      */
     static StoreFixture.Builder fixtureFor(final AgniClient client)
     {
-        return StoreFixture.forStore(client).unsupported(OptionalOperation.SET_ALL_IF_PRESENT)
-            .unsupported(OptionalOperation.WRITE_BATCH);
+        return StoreFixture.forStore(client).unsupported(OptionalOperation.SET_ALL_IF_PRESENT);
     }
 
     /**

@@ -173,6 +173,61 @@ class ClientMemoryTest
         assertFalse(info(observer, "mem_clients_normal") > 2L * MIB);
     }
 
+    @Test
+    void aTransactionsQueueIsCountedGivenBackAfterExecAndFreedWithItsConnection() throws IOException
+    {
+        final AgniServer server = start(serverOn(store));
+        final RawRespConnection observer = connect(server);
+        final long base = info(observer, "mem_clients_normal");
+        final RawRespConnection client = connect(server);
+        await("the client's buffers to be counted", () -> info(observer, "mem_clients_normal") == base + BASE);
+
+        assertEquals("+OK", client.call("MULTI"));
+        assertEquals("+QUEUED", client.call("SET", "large", "q".repeat(300 * 1024)));
+        assertTrue(info(observer, "mem_clients_normal") >= base + BASE + 300 * 1024, "the queue is counted");
+        final String line = (String)observer.call("CLIENT", "LIST");
+        assertTrue(line.contains(" flags=x db=0 sub=0 psub=0 ssub=0 multi=1 "), line);
+
+        assertEquals(List.of("+OK"), client.call("EXEC"));
+        // the queue keeps its first 1 KiB for the next transaction
+        await("the queue to be given back after EXEC",
+            () -> info(observer, "mem_clients_normal") == base + BASE + 1024);
+        assertEquals("+OK", client.call("MULTI"));
+        assertEquals("+QUEUED", client.call("SET", "again", "q".repeat(200 * 1024)));
+        client.close();
+        await("the connection's queue to be freed with it", () -> info(observer, "mem_clients_normal") == base);
+        assertNull(store.get(bytes("again")), "the transaction died with its connection");
+    }
+
+    @Test
+    void aClientWhoseTransactionQueueGrowsPastTheLimitIsEvicted() throws IOException
+    {
+        final AgniServer server = start(serverOn(store).eventLoopThreads(1).maxClientMemory(2L * MIB));
+        final RawRespConnection observer = connect(server);
+        final RawRespConnection greedy = connect(server);
+        assertEquals("+OK", greedy.call("MULTI"));
+
+        boolean closed = false;
+        for (int i = 0; i < 16 && !closed; i++)
+        {
+            try
+            {
+                greedy.send("SET", "greedy" + i, "g".repeat(256 * 1024));
+                closed = !"+QUEUED".equals(greedy.read());
+            }
+            catch (final IOException ex)
+            {
+                closed = true;
+            }
+        }
+
+        assertTrue(closed, "the greedy client is evicted");
+        await("the eviction to be counted", () -> server.stats().evictedClients() == 1);
+        assertEquals("+PONG", observer.call("PING"));
+        assertEquals(0, store.size(), "nothing of the transaction ran");
+        assertFalse(info(observer, "mem_clients_normal") > 2L * MIB);
+    }
+
     /**
      * A connection that grows evicts the others of its loop at once, possibly while the selector is still handing
      * over this round's ready keys: the loop must skip the key of a connection closed that way.

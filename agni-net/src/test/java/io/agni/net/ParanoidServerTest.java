@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import io.agni.api.DeferredDurability;
 import io.agni.api.Durability;
 import io.agni.api.StoreReadOnlyException;
+import io.agni.api.Transactional;
 import io.agni.store.OffHeapStore;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,7 +51,8 @@ class ParanoidServerTest
     private static final int ROUNDS = 15;
     private static final int PER_ROUND = 60;
     private static final Set<String> WRITES = Set.of("set", "setAll", "incrementBy", "delete", "append",
-        "getAndSet", "getAndDelete", "getAndExpire", "expire", "expireAfter", "persist", "rename", "clear");
+        "getAndSet", "getAndDelete", "getAndExpire", "expire", "expireAfter", "persist", "rename", "clear", "write",
+        "runExclusive");
 
     @TempDir
     Path directory;
@@ -109,6 +112,115 @@ class ParanoidServerTest
             }
         }
 
+        final int[] counts = checkNoReplyBeforeItsSync(events);
+        final int writes = counts[0];
+        final int syncs = counts[1];
+        final int flushes = counts[2];
+        final int expectedWrites = CONNECTIONS * ROUNDS * PER_ROUND * 2;
+        assertEquals(expectedWrites, writes);
+        assertTrue(flushes >= CONNECTIONS * ROUNDS, "every round's replies were written: " + flushes);
+        assertTrue(syncs < writes, "writes share syncs: " + syncs + " syncs for " + writes + " writes");
+    }
+
+    /**
+     * Transactions, command by command in an exclusive section (with INCR) and as one batch (plain writes): their
+     * EXEC's reply too leaves only after the sync of what they wrote, and what they wrote is there after a reopen.
+     */
+    @Test
+    void aTransactionsReplyWaitsForTheSyncThatCoversIt() throws Exception
+    {
+        final ConcurrentLinkedQueue<String[]> events = new ConcurrentLinkedQueue<>();
+        final int transactions = 40;
+        try (OffHeapStore store = paranoidStore())
+        {
+            final AgniStore recording = recording(store, events, new AtomicBoolean());
+            final AgniServer server = AgniServer.builder(recording).port(0).eventLoopThreads(2).build();
+            server.injectFaults(new ServerFaults()
+            {
+                @Override
+                public void beforeReplyWrite(final SocketChannel channel)
+                {
+                    events.add(new String[] {Thread.currentThread().getName(), "flush"});
+                }
+            });
+            server.start();
+            try (RawRespConnection a = RawRespConnection.connect(server);
+                RawRespConnection b = RawRespConnection.connect(server))
+            {
+                for (int n = 0; n < transactions; n++)
+                {
+                    final ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+                    pipeline.writeBytes(RawRespConnection.encode("MULTI"));
+                    pipeline.writeBytes(RawRespConnection.encode("SET", "t" + n, "v" + n));
+                    pipeline.writeBytes(RawRespConnection.encode("INCR", "tc"));
+                    pipeline.writeBytes(RawRespConnection.encode("EXEC"));
+                    a.sendRaw(pipeline.toByteArray());
+                    b.sendRaw(RawRespConnection.encode("MULTI"));
+                    b.sendRaw(RawRespConnection.encode("SET", "p" + n, "w" + n));
+                    b.sendRaw(RawRespConnection.encode("DEL", "p" + (n - 1)));
+                    b.sendRaw(RawRespConnection.encode("EXEC"));
+                    for (final RawRespConnection connection : List.of(a, b))
+                    {
+                        assertEquals("+OK", connection.read());
+                        assertEquals("+QUEUED", connection.read());
+                        assertEquals("+QUEUED", connection.read());
+                    }
+                    assertEquals(List.of("+OK", ":" + (n + 1)), a.read());
+                    assertEquals(List.of("+OK", n == 0 ? ":0" : ":1"), b.read());
+                }
+            }
+            finally
+            {
+                server.close();
+            }
+        }
+
+        final int[] counts = checkNoReplyBeforeItsSync(events);
+        assertTrue(counts[0] >= 2 * transactions, "the transactions wrote: " + counts[0]);
+        try (OffHeapStore reopened = paranoidStore())
+        {
+            assertArrayEquals(bytes(Integer.toString(transactions)), reopened.get(bytes("tc")));
+            assertArrayEquals(bytes("v" + (transactions - 1)), reopened.get(bytes("t" + (transactions - 1))));
+            assertArrayEquals(bytes("w" + (transactions - 1)), reopened.get(bytes("p" + (transactions - 1))));
+            assertNull(reopened.get(bytes("p" + (transactions - 2))));
+        }
+    }
+
+    @Test
+    void aFailedSyncDisconnectsTheClientsWhoseRepliesWaitedForIt() throws Exception
+    {
+        final AtomicBoolean failNextSync = new AtomicBoolean();
+        try (OffHeapStore store = paranoidStore())
+        {
+            final AgniStore recording = recording(store, new ConcurrentLinkedQueue<>(), failNextSync);
+            final AgniServer server = AgniServer.builder(recording).port(0).eventLoopThreads(1).build().start();
+            try (RawRespConnection client = RawRespConnection.connect(server))
+            {
+                assertEquals("+OK", client.call("SET", "before", "1"));
+                failNextSync.set(true);
+                client.send("SET", "k", "v");
+                final IOException closed = assertThrows(IOException.class, client::read,
+                    "no reply confirms a write whose sync failed");
+                assertTrue(closed.getMessage().contains("closed by the server"), closed.toString());
+                try (RawRespConnection other = RawRespConnection.connect(server))
+                {
+                    assertEquals("+PONG", other.call("PING"), "the server serves on");
+                }
+            }
+            finally
+            {
+                server.close();
+            }
+        }
+    }
+
+    /**
+     * Checks that no thread wrote replies while a write of its own was not synced yet.
+     *
+     * @return the writes, syncs and reply writes seen.
+     */
+    private static int[] checkNoReplyBeforeItsSync(final ConcurrentLinkedQueue<String[]> events)
+    {
         final Map<String, List<String>> byThread = new HashMap<>();
         for (final String[] event : events)
         {
@@ -146,38 +258,7 @@ class ParanoidServerTest
                 }
             }
         }
-        final int expectedWrites = CONNECTIONS * ROUNDS * PER_ROUND * 2;
-        assertEquals(expectedWrites, writes);
-        assertTrue(flushes >= CONNECTIONS * ROUNDS, "every round's replies were written: " + flushes);
-        assertTrue(syncs < writes, "writes share syncs: " + syncs + " syncs for " + writes + " writes");
-    }
-
-    @Test
-    void aFailedSyncDisconnectsTheClientsWhoseRepliesWaitedForIt() throws Exception
-    {
-        final AtomicBoolean failNextSync = new AtomicBoolean();
-        try (OffHeapStore store = paranoidStore())
-        {
-            final AgniStore recording = recording(store, new ConcurrentLinkedQueue<>(), failNextSync);
-            final AgniServer server = AgniServer.builder(recording).port(0).eventLoopThreads(1).build().start();
-            try (RawRespConnection client = RawRespConnection.connect(server))
-            {
-                assertEquals("+OK", client.call("SET", "before", "1"));
-                failNextSync.set(true);
-                client.send("SET", "k", "v");
-                final IOException closed = assertThrows(IOException.class, client::read,
-                    "no reply confirms a write whose sync failed");
-                assertTrue(closed.getMessage().contains("closed by the server"), closed.toString());
-                try (RawRespConnection other = RawRespConnection.connect(server))
-                {
-                    assertEquals("+PONG", other.call("PING"), "the server serves on");
-                }
-            }
-            finally
-            {
-                server.close();
-            }
-        }
+        return new int[] {writes, syncs, flushes};
     }
 
     private void runClients(final AgniServer server) throws Exception
@@ -252,7 +333,7 @@ class ParanoidServerTest
         final OffHeapStore store, final ConcurrentLinkedQueue<String[]> events, final AtomicBoolean failNextSync)
     {
         return (AgniStore)Proxy.newProxyInstance(ParanoidServerTest.class.getClassLoader(),
-            new Class<?>[] {AgniStore.class, DeferredDurability.class}, (proxy, method, args) ->
+            new Class<?>[] {AgniStore.class, DeferredDurability.class, Transactional.class}, (proxy, method, args) ->
             {
                 final String thread = Thread.currentThread().getName();
                 if (method.getName().equals("awaitDurable") && failNextSync.compareAndSet(true, false))

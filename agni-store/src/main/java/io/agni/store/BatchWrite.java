@@ -1,6 +1,7 @@
 package io.agni.store;
 
 import io.agni.api.ExpiryMode;
+import io.agni.api.Transactional;
 import io.agni.api.WriteBatch;
 import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
@@ -98,6 +99,7 @@ final class BatchWrite
     private int[] seen;
     private WriteBatch batch;
     private DirectBuffer bytes;
+    private byte[] found;
     private int keyCount;
 
     BatchWrite()
@@ -106,10 +108,16 @@ final class BatchWrite
     }
 
     /**
-     * Checks every key and value against the store's limits, before anything changes.
+     * Checks every key and value against the store's limits, and the array for what each operation found, before
+     * anything changes.
      */
-    static void check(final OffHeapStore store, final WriteBatch batch)
+    static void check(final OffHeapStore store, final WriteBatch batch, final byte[] found)
     {
+        if (found != null && found.length < batch.size())
+        {
+            throw new IllegalArgumentException(
+                "found is shorter than the batch: length=" + found.length + ", operations=" + batch.size());
+        }
         for (int i = 0; i < batch.size(); i++)
         {
             store.checkEntry(batch.keyLength(i), batch.valueLength(i));
@@ -119,13 +127,17 @@ final class BatchWrite
     /**
      * Applies a checked, non-empty batch, then forgets it (also when it throws).
      *
-     * @param now the batch's instant on the store's clock, read before any lock.
+     * @param now   the batch's instant on the store's clock, read before any lock.
+     * @param found where what each operation found is reported ({@code Transactional.write}), {@code null} for
+     *              nowhere.
      */
-    void run(final OffHeapStore store, final WriteBatch batch, final long now, final ThreadContext c)
+    void run(final OffHeapStore store, final WriteBatch batch, final long now, final ThreadContext c,
+        final byte[] found)
     {
         try
         {
             load(store, batch, now);
+            this.found = found;
             write(store, now, c);
         }
         finally
@@ -211,16 +223,22 @@ final class BatchWrite
         }
         finally
         {
-            if (log != null)
+            try
             {
-                // One record for the batch's effects; also when refused before anything was applied, since the
-                // batch then holds the expired entries the lookups removed on the way (replay keeps an entry's
-                // expiry as written, so the log must know they are gone).
-                log.endBatch();
+                if (log != null)
+                {
+                    // One record for the batch's effects; also when refused before anything was applied, since the
+                    // batch then holds the expired entries the lookups removed on the way (replay keeps an entry's
+                    // expiry as written, so the log must know they are gone).
+                    log.endBatch();
+                }
             }
-            for (int j = locked - 1; j >= 0; j--)
+            finally
             {
-                store.shardAt(order[j]).unlockWrite(stamps[j]);
+                for (int j = locked - 1; j >= 0; j--)
+                {
+                    store.shardAt(order[j]).unlockWrite(stamps[j]);
+                }
             }
         }
     }
@@ -258,6 +276,11 @@ final class BatchWrite
         {
             final Key key = keys[keyOf[i]];
             final long time = times[i];
+            if (found != null)
+            {
+                found[i] = !key.present ? 0 : key.hasExpiry ?
+                    Transactional.KEY_PRESENT | Transactional.KEY_EXPIRING : Transactional.KEY_PRESENT;
+            }
             switch (batch.operation(i))
             {
                 case SET:
@@ -605,6 +628,7 @@ final class BatchWrite
     {
         batch = null;
         bytes = null;
+        found = null;
         keyCount = 0;
         if (keyOf.length > KEEP_OPERATIONS)
         {

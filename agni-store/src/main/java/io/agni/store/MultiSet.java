@@ -181,15 +181,21 @@ final class MultiSet
         }
         finally
         {
-            if (log != null)
+            try
             {
-                // Also when refused or failed before any pair was linked: the batch then holds the expired entries
-                // the checks removed on the way, which the log must know of too.
-                log.endBatch();
+                if (log != null)
+                {
+                    // Also when refused or failed before any pair was linked: the batch then holds the expired
+                    // entries the checks removed on the way, which the log must know of too.
+                    log.endBatch();
+                }
             }
-            for (int j = locked - 1; j >= 0; j--)
+            finally
             {
-                store.shardAt(order[j]).unlockWrite(stamps[j]);
+                for (int j = locked - 1; j >= 0; j--)
+                {
+                    store.shardAt(order[j]).unlockWrite(stamps[j]);
+                }
             }
         }
     }

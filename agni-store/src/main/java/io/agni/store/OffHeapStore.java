@@ -13,6 +13,7 @@ import io.agni.api.ScanResult;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
+import io.agni.api.Transactional;
 import io.agni.api.WriteBatch;
 import io.agni.store.hash.KeyHash;
 import io.agni.store.memory.MemoryBudget;
@@ -54,8 +55,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Opened with a directory, the store keeps its data across restarts (docs/durability.md). As {@link Checkpointing}
  * it takes snapshots on demand, in the caller's thread or its own, and reports their status; as
  * {@link DeferredDurability} it lets a thread that serves many clients wait once for the syncs of all its writes.
+ * As {@link Transactional} it runs transactions (docs/architecture.md, "Exclusive sections").
  */
-public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDurability
+public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDurability, Transactional
 {
     /**
      * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
@@ -86,6 +88,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     private final int maxValueLength;
     private final OperationGate gate;
     private final StoreScan scan;
+    private final ExclusiveSection exclusive;
     /**
      * Each thread's reusable batch for setAll; it holds no reference to this store.
      */
@@ -120,6 +123,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
         this.shards = new Shard[config.shards()];
         this.shardMask = config.shards() - 1;
         this.scan = new StoreScan(shards);
+        this.exclusive = new ExclusiveSection(shards, gate);
         try
         {
             for (int i = 0; i < shards.length; i++)
@@ -195,6 +199,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
         {
             throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
         }
+        exclusive.refuseInside("checkpoint", name);
         final ThreadContext c = gate.enter();
         try
         {
@@ -773,20 +778,32 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     @Override
     public void write(final WriteBatch batch)
     {
-        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"));
+        write(batch, null);
+    }
+
+    @Override
+    public void write(final WriteBatch batch, final byte[] found)
+    {
+        BatchWrite.check(this, Objects.requireNonNull(batch, "batch"), found);
         final long now = clock.time();
         final ThreadContext c = gate.enter();
         try
         {
             if (!batch.isEmpty())
             {
-                batchWrites.get().run(this, batch, now, c);
+                batchWrites.get().run(this, batch, now, c, found);
             }
         }
         finally
         {
             gate.exit(c);
         }
+    }
+
+    @Override
+    public void runExclusive(final Runnable body)
+    {
+        exclusive.run(Objects.requireNonNull(body, "body"));
     }
 
     @Override
@@ -1419,6 +1436,7 @@ public final class OffHeapStore implements AgniStore, Checkpointing, DeferredDur
     @Override
     public void close()
     {
+        exclusive.refuseInside("close", name);
         if (!gate.close())
         {
             return;

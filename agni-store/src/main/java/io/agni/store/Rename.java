@@ -51,9 +51,13 @@ final class Rename
         final Shard second = fromIndex <= toIndex ? toShard : fromShard;
         final ChangeRecorder log = c.changes;
         final long firstStamp = first.lockWrite(log);
-        final long secondStamp = second != first ? second.lockWrite(log) : 0;
+        long secondStamp = Shard.OWNED;
         try
         {
+            if (second != first)
+            {
+                secondStamp = second.lockWrite(log);
+            }
             if (log != null)
             {
                 // The new key and the removal of the old are one record: recovered together or not at all.
@@ -64,17 +68,21 @@ final class Rename
         }
         finally
         {
-            if (log != null)
+            try
             {
-                // Also when refused or failed before the move: the batch then holds the expired entries removed on
-                // the way.
-                log.endBatch();
+                if (log != null)
+                {
+                    // Also when refused or failed before the move: the batch then holds the expired entries removed
+                    // on the way.
+                    log.endBatch();
+                }
             }
-            if (second != first)
+            finally
             {
+                // OWNED (nothing to unlock) when the second lock was refused, or is the first's.
                 second.unlockWrite(secondStamp);
+                first.unlockWrite(firstStamp);
             }
-            first.unlockWrite(firstStamp);
         }
     }
 

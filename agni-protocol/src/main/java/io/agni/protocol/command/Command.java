@@ -29,7 +29,7 @@ public record Command(String name, int arity, int flags, int firstKey, int lastK
     public static final int FLAG_READONLY = 1 << 1;
 
     /**
-     * The command may be executed before the client authenticates (AUTH, HELLO, QUIT).
+     * The command may be executed before the client authenticates (AUTH, HELLO, QUIT, RESET).
      */
     public static final int FLAG_NO_AUTH = 1 << 2;
 
@@ -47,6 +47,19 @@ public record Command(String name, int arity, int flags, int firstKey, int lastK
      * The command concerns the connection or the server, not the keyspace.
      */
     public static final int FLAG_ADMIN = 1 << 5;
+
+    /**
+     * The command is refused inside a transaction ({@code ERR Command not allowed inside a transaction}), which it
+     * then makes {@code EXEC} abort: Redis's {@code no-multi} (SAVE).
+     */
+    public static final int FLAG_NO_MULTI = 1 << 6;
+
+    /**
+     * Inside a transaction the command runs at once instead of being queued: MULTI, EXEC, DISCARD, QUIT and RESET,
+     * as Redis's {@code processCommand} singles them out. Not one of Redis's flags: {@code COMMAND} does not show
+     * it.
+     */
+    public static final int FLAG_NOT_QUEUED = 1 << 7;
 
     /**
      * Validates the components.

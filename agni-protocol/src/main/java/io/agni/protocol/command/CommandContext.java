@@ -52,6 +52,7 @@ public final class CommandContext
     private Command command;
     private Outcome outcome = Outcome.CONTINUE;
     private long longValue;
+    TransactionRunner transactions;
 
     CommandContext(
         final AgniStore store, final ServerContext server, final CommandTable table, final EpochClock clock,
@@ -264,6 +265,34 @@ public final class CommandContext
     public void closeAfterReply()
     {
         outcome = Outcome.CLOSE;
+    }
+
+    /**
+     * Asks for the connection to be closed at once: its memory account refused a growth ({@link Outcome#EVICT}).
+     */
+    void evict()
+    {
+        outcome = Outcome.EVICT;
+    }
+
+    /**
+     * Returns what runs {@code EXEC} for this context's processor.
+     *
+     * @return the processor's transaction runner.
+     */
+    TransactionRunner transactions()
+    {
+        return transactions;
+    }
+
+    /**
+     * Sets the value {@link #parsedLong()} returns, for a parse that is not one argument's.
+     *
+     * @param value the value.
+     */
+    void parsedLong(final long value)
+    {
+        longValue = value;
     }
 
     Outcome outcome()

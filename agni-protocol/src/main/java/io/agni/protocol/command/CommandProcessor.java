@@ -30,6 +30,12 @@ import java.util.Objects;
  * connection failure) replies {@code ERR} and its message. Error replies allocate; the success path of the common
  * commands does not.
  *
+ * <h2>Transactions</h2>
+ * While the session's transaction is open ({@code MULTI}), a command that passes the checks above is queued (a copy)
+ * and answered {@code +QUEUED}, except MULTI, EXEC, DISCARD, QUIT and RESET ({@link Command#FLAG_NOT_QUEUED}), which
+ * run at once; one that fails them, or is {@link Command#FLAG_NO_MULTI}, gets its error and dooms the transaction.
+ * {@code EXEC} runs the queue ({@link TransactionRunner}; docs/protocol.md, "Transactions").
+ *
  * <h2>Threads</h2>
  * Not thread-safe: one per event-loop thread, shared by that thread's connections. The {@link CommandTable} may be
  * shared by all.
@@ -97,6 +103,7 @@ public final class CommandProcessor
         this.context = new CommandContext(
             Objects.requireNonNull(store, "store"), server, table, clock,
             Objects.requireNonNull(scratchMemory, "scratchMemory"));
+        this.context.transactions = new TransactionRunner(this, context, table);
     }
 
     /**
@@ -141,23 +148,31 @@ public final class CommandProcessor
             return Outcome.CONTINUE;
         }
         final Command command = table.lookup(args);
+        final TransactionQueue transaction = session.transaction();
         if (command == null)
         {
+            transaction.flag();
             unknownCommand(args, out);
             return Outcome.CONTINUE;
         }
         if (!command.acceptsArgumentCount(args.count()))
         {
+            transaction.flag();
             out.error("ERR wrong number of arguments for '" + command.name() + "' command");
             return Outcome.CONTINUE;
         }
         if (!session.authenticated() && !command.hasFlag(Command.FLAG_NO_AUTH) && server.authenticationRequired())
         {
+            transaction.flag();
             out.error(NOAUTH);
             return Outcome.CONTINUE;
         }
 
         session.commandExecuted(command.name(), nowMillis);
+        if (transaction.isOpen() && !command.hasFlag(Command.FLAG_NOT_QUEUED))
+        {
+            return queue(command, transaction, args, out);
+        }
         context.prepare(command, session, args, out);
         final int mark = out.position();
         try
@@ -174,6 +189,57 @@ public final class CommandProcessor
             context.afterCommand();
         }
         return context.outcome();
+    }
+
+    /**
+     * Inside {@code MULTI}: queues the command (a copy) and replies {@code +QUEUED}, or refuses it, which dooms the
+     * transaction, as Redis's {@code processCommand} does.
+     */
+    private static Outcome queue(
+        final Command command, final TransactionQueue transaction, final RespArgs args, final RespWriter out)
+    {
+        if (command.hasFlag(Command.FLAG_NO_MULTI))
+        {
+            transaction.flag();
+            out.error(TransactionRunner.NOT_IN_TRANSACTION);
+            return Outcome.CONTINUE;
+        }
+        final int queued = transaction.add(args);
+        if (queued == TransactionQueue.QUEUED)
+        {
+            out.raw(TransactionRunner.QUEUED_REPLY);
+            return Outcome.CONTINUE;
+        }
+        if (queued == TransactionQueue.REFUSED_BY_MEMORY)
+        {
+            return Outcome.EVICT;
+        }
+        out.error(transaction.tooLargeError());
+        return Outcome.CONTINUE;
+    }
+
+    /**
+     * Runs one command of a transaction that {@code EXEC} executes, as {@link #execute} runs a command (an expected
+     * failure of the store is its error reply), its arguments already checked when it was queued.
+     *
+     * @param command the command.
+     * @param session the client's session.
+     * @param args    its arguments, a view of the transaction's queue.
+     * @param out     where the reply goes.
+     */
+    void executeQueued(final Command command, final Session session, final RespArgs args, final RespWriter out)
+    {
+        context.prepare(command, session, args, out);
+        final int mark = out.position();
+        try
+        {
+            command.handler().execute(context);
+        }
+        catch (final AgniException ex)
+        {
+            out.position(mark);
+            out.error(errorReply(ex));
+        }
     }
 
     /**

@@ -68,6 +68,7 @@ public final class CommandTable
         PersistenceCommands.register(builder);
         StringCommands.register(builder);
         KeyspaceCommands.register(builder);
+        TransactionCommands.register(builder);
         return builder.build();
     }
 

@@ -106,15 +106,18 @@ final class ConnectionClientCommand
     }
 
     /**
-     * One line of {@code CLIENT LIST} in Redis 7.2's field order. A connection's memory is its two buffers:
-     * {@code qbuf} is the query buffer's allocated size, {@code rbs} the reply buffer's (agni keeps every reply
-     * waiting in it, so {@code omem} is 0), {@code tot-mem} their sum, which is what client eviction compares. agni
-     * does not expose file descriptors, so {@code fd} is -1; the other buffer fields are 0.
+     * One line of {@code CLIENT LIST} in Redis 7.2's field order. A connection's memory is its buffers: {@code qbuf}
+     * is the query buffer's allocated size, {@code rbs} the reply buffer's (agni keeps every reply waiting in it, so
+     * {@code omem} is 0), {@code multi-mem} the transaction queue's, {@code tot-mem} their sum, which is what client
+     * eviction compares. Inside {@code MULTI} the flags are {@code x} and {@code multi} counts the queued commands
+     * (-1 outside). agni does not expose file descriptors, so {@code fd} is -1; the other buffer fields are 0.
      */
     static void appendClientInfo(final StringBuilder line, final Session session, final long nowMillis)
     {
         final long query = session.queryBufferBytes();
         final long reply = session.replyBufferBytes();
+        final long multi = session.transactionBufferBytes();
+        final int queued = session.queuedCommands();
         line.append("id=").append(session.id())
             .append(" addr=").append(session.remoteAddress())
             .append(" laddr=").append(session.localAddress())
@@ -122,9 +125,12 @@ final class ConnectionClientCommand
             .append(" name=").append(session.name())
             .append(" age=").append(Math.max(0, nowMillis - session.createdMillis()) / 1000)
             .append(" idle=").append(Math.max(0, nowMillis - session.lastCommandMillis()) / 1000)
-            .append(" flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=").append(query)
-            .append(" qbuf-free=0 argv-mem=0 multi-mem=0 rbs=").append(reply)
-            .append(" rbp=0 obl=0 oll=0 omem=0 tot-mem=").append(query + reply)
+            .append(" flags=").append(queued >= 0 ? 'x' : 'N')
+            .append(" db=0 sub=0 psub=0 ssub=0 multi=").append(queued)
+            .append(" qbuf=").append(query)
+            .append(" qbuf-free=0 argv-mem=0 multi-mem=").append(multi)
+            .append(" rbs=").append(reply)
+            .append(" rbp=0 obl=0 oll=0 omem=0 tot-mem=").append(query + reply + multi)
             .append(" events=r")
             .append(" cmd=").append(session.lastCommand())
             .append(" user=default redir=-1 resp=2")

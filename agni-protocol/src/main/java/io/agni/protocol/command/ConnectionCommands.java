@@ -6,6 +6,7 @@ import io.agni.protocol.RespWriter;
 import java.nio.charset.StandardCharsets;
 
 import static io.agni.protocol.command.Command.FLAG_FAST;
+import static io.agni.protocol.command.Command.FLAG_NOT_QUEUED;
 import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
 
 /**
@@ -18,8 +19,8 @@ import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
  *
  * <h2>Authentication</h2>
  * Only the default user exists. Until a client authenticates on a server with a password, the
- * {@link CommandProcessor} lets through only the commands flagged {@link Command#FLAG_NO_AUTH}: AUTH, HELLO and
- * QUIT (PING gets {@code -NOAUTH}, as in Redis 7). Credentials are checked by
+ * {@link CommandProcessor} lets through only the commands flagged {@link Command#FLAG_NO_AUTH}: AUTH, HELLO,
+ * QUIT and RESET (PING gets {@code -NOAUTH}, as in Redis 7). Credentials are checked by
  * {@link ServerContext#authenticate}, in constant time.
  *
  * <h2>Allocation</h2>
@@ -49,7 +50,7 @@ final class ConnectionCommands
         table
             .add("ping", -1, FLAG_FAST, 0, 0, 0, ConnectionCommands::ping)
             .add("echo", 2, FLAG_FAST, 0, 0, 0, ConnectionCommands::echo)
-            .add("quit", -1, FLAG_FAST | FLAG_NO_AUTH, 0, 0, 0, ConnectionCommands::quit)
+            .add("quit", -1, FLAG_FAST | FLAG_NO_AUTH | FLAG_NOT_QUEUED, 0, 0, 0, ConnectionCommands::quit)
             .add("hello", -1, FLAG_FAST | FLAG_NO_AUTH, 0, 0, 0, ConnectionCommands::hello)
             .add("auth", -2, FLAG_FAST | FLAG_NO_AUTH, 0, 0, 0, ConnectionCommands::auth)
             .add("select", 2, FLAG_FAST, 0, 0, 0, ConnectionCommands::select)

@@ -58,6 +58,26 @@ final class KeyspaceCommands
     static final String GT_LT_NOT_COMPATIBLE = "ERR GT and LT options at the same time are not compatible";
 
     /**
+     * {@link #expireMillis} read the time.
+     */
+    static final int EXPIRE_TIME_PARSED = 0;
+
+    /**
+     * {@link #expireMillis}: the time is not an integer.
+     */
+    static final int EXPIRE_TIME_NOT_AN_INTEGER = 1;
+
+    /**
+     * {@link #expireMillis}: the time overflows in milliseconds or once added to now.
+     */
+    static final int EXPIRE_TIME_INVALID = 2;
+
+    /**
+     * Milliseconds in a second: the unit of EXPIRE and EXPIREAT.
+     */
+    static final long MILLIS_PER_SECOND = 1000;
+
+    /**
      * How many buckets one store scan step visits for KEYS.
      */
     static final int KEYS_SCAN_STEP = 1024;
@@ -68,7 +88,6 @@ final class KeyspaceCommands
     private static final int ARRAY_HEADER_MAX = 1 + 10 + 2;
 
     private static final long DEFAULT_SCAN_COUNT = 10;
-    private static final long MILLIS_PER_SECOND = 1000;
     private static final long UNSIGNED_MAX_DIV_10 = Long.divideUnsigned(-1L, 10);
 
     private static final byte[] NX = ascii("NX");
@@ -195,31 +214,54 @@ final class KeyspaceCommands
         {
             return;
         }
+        final int parsed = expireMillis(context, relative, unitMillis);
+        if (parsed != EXPIRE_TIME_PARSED)
+        {
+            if (parsed == EXPIRE_TIME_NOT_AN_INTEGER)
+            {
+                context.notAnInteger();
+            }
+            else
+            {
+                invalidExpireTime(context);
+            }
+            return;
+        }
+        final long when = context.parsedLong();
+        final AgniStore store = context.store();
+        final boolean changed = relative ?
+            store.expireAfter(context.argBuffer(), context.argOffset(1), context.argLength(1), when, condition) :
+            store.expire(context.argBuffer(), context.argOffset(1), context.argLength(1), when, condition);
+        context.out().integer(changed ? 1 : 0);
+    }
+
+    /**
+     * Reads the time of an EXPIRE-family command (argument 2) into milliseconds, with Redis's overflow checks; on
+     * success the milliseconds (a duration for a relative command, a time else) are {@link CommandContext#parsedLong()}.
+     *
+     * @return {@link #EXPIRE_TIME_PARSED}, {@link #EXPIRE_TIME_NOT_AN_INTEGER} or {@link #EXPIRE_TIME_INVALID}.
+     */
+    static int expireMillis(final CommandContext context, final boolean relative, final long unitMillis)
+    {
         if (!context.parseLong(2))
         {
-            context.notAnInteger();
-            return;
+            return EXPIRE_TIME_NOT_AN_INTEGER;
         }
         long when = context.parsedLong();
         if (unitMillis == MILLIS_PER_SECOND)
         {
             if (when > Long.MAX_VALUE / MILLIS_PER_SECOND || when < Long.MIN_VALUE / MILLIS_PER_SECOND)
             {
-                invalidExpireTime(context);
-                return;
+                return EXPIRE_TIME_INVALID;
             }
             when *= MILLIS_PER_SECOND;
         }
         if (relative && when > Long.MAX_VALUE - context.clock().time())
         {
-            invalidExpireTime(context);
-            return;
+            return EXPIRE_TIME_INVALID;
         }
-        final AgniStore store = context.store();
-        final boolean changed = relative ?
-            store.expireAfter(context.argBuffer(), context.argOffset(1), context.argLength(1), when, condition) :
-            store.expire(context.argBuffer(), context.argOffset(1), context.argLength(1), when, condition);
-        context.out().integer(changed ? 1 : 0);
+        context.parsedLong(when);
+        return EXPIRE_TIME_PARSED;
     }
 
     /**

@@ -13,5 +13,11 @@ public enum Outcome
     /**
      * Write the replies encoded so far, then close the connection (QUIT).
      */
-    CLOSE
+    CLOSE,
+
+    /**
+     * Close the connection at once, without the replies: its memory account refused a growth, so the client was
+     * chosen for eviction (a transaction queue that grew while the clients' memory was past its limit).
+     */
+    EVICT
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 
 import static io.agni.protocol.command.Command.FLAG_ADMIN;
 import static io.agni.protocol.command.Command.FLAG_FAST;
+import static io.agni.protocol.command.Command.FLAG_NO_MULTI;
 
 /**
  * SAVE, BGSAVE and LASTSAVE, with Redis 7's replies, on a store that keeps its data in a directory: one that
@@ -49,7 +50,7 @@ final class PersistenceCommands
     static void register(final CommandTable.Builder table)
     {
         table
-            .add("save", 1, FLAG_ADMIN, 0, 0, 0, PersistenceCommands::save)
+            .add("save", 1, FLAG_ADMIN | FLAG_NO_MULTI, 0, 0, 0, PersistenceCommands::save)
             .add("bgsave", -1, FLAG_ADMIN, 0, 0, 0, PersistenceCommands::bgsave)
             .add("lastsave", 1, FLAG_FAST, 0, 0, 0, PersistenceCommands::lastsave);
     }

@@ -13,6 +13,7 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
 import static io.agni.protocol.command.Command.FLAG_DENY_OOM;
 import static io.agni.protocol.command.Command.FLAG_FAST;
 import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
+import static io.agni.protocol.command.Command.FLAG_NO_MULTI;
 import static io.agni.protocol.command.Command.FLAG_READONLY;
 import static io.agni.protocol.command.Command.FLAG_WRITE;
 
@@ -271,6 +272,7 @@ final class ServerCommandCommand
         addIf(flags, command.hasFlag(FLAG_ADMIN), "admin");
         addIf(flags, command.hasFlag(FLAG_FAST), "fast");
         addIf(flags, command.hasFlag(FLAG_NO_AUTH), "no_auth");
+        addIf(flags, command.hasFlag(FLAG_NO_MULTI), "no_multi");
         return flags;
     }
 

@@ -1,11 +1,14 @@
 package io.agni.protocol.command;
 
+import io.agni.protocol.BufferMemory;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
  * The state of one client connection that commands read and change: its id, name, library, whether it has
- * authenticated. The network adapter makes one per connection; tests make them directly.
+ * authenticated, its transaction ({@code MULTI}'s queue). The network adapter makes one per connection and
+ * {@link #close() closes} it with the connection; tests make them directly.
  *
  * <h2>Threads</h2>
  * Owned by the thread that serves the connection. Fields other threads read for {@code CLIENT LIST} or {@code INFO}
@@ -45,6 +48,7 @@ public final class Session
     private volatile long queryBufferBytes;
     private volatile long replyBufferBytes;
     private boolean authenticated;
+    private final TransactionQueue transaction = new TransactionQueue();
 
     /**
      * A new session, not authenticated yet.
@@ -236,6 +240,64 @@ public final class Session
     {
         this.queryBufferBytes = queryBufferBytes;
         this.replyBufferBytes = replyBufferBytes;
+    }
+
+    /**
+     * Sets the account the connection's transaction queue reports its memory to (the server's client memory) and
+     * the most bytes of commands it queues; a transaction that would queue more is aborted
+     * ({@code docs/protocol.md}, "Transactions"). Only the thread that serves the connection, before its first
+     * command.
+     *
+     * @param memory   the account.
+     * @param maxBytes the most bytes queued, at least 1.
+     */
+    public void transactionLimits(final BufferMemory memory, final int maxBytes)
+    {
+        transaction.limits(memory, maxBytes);
+    }
+
+    /**
+     * Whether the client is inside {@code MULTI} ({@code CLIENT LIST}'s {@code flags=x}). Any thread.
+     *
+     * @return whether a transaction is open.
+     */
+    public boolean inTransaction()
+    {
+        return transaction.queuedCount() >= 0;
+    }
+
+    /**
+     * The commands the open transaction has queued ({@code CLIENT LIST}'s {@code multi}). Any thread.
+     *
+     * @return the count, {@code -1} outside a transaction.
+     */
+    public int queuedCommands()
+    {
+        return transaction.queuedCount();
+    }
+
+    /**
+     * The bytes the transaction queue holds allocated ({@code CLIENT LIST}'s {@code multi-mem}). Any thread.
+     *
+     * @return the bytes, 0 when none.
+     */
+    public long transactionBufferBytes()
+    {
+        return transaction.capacity();
+    }
+
+    /**
+     * Discards the transaction and frees its memory: the connection is closing. Only the thread that serves the
+     * connection; the session is not used for commands again.
+     */
+    public void close()
+    {
+        transaction.free();
+    }
+
+    TransactionQueue transaction()
+    {
+        return transaction;
     }
 
     void commandExecuted(final String command, final long nowMillis)

@@ -91,6 +91,10 @@ class ProtocolDocTest
         {
             flags.add("fast");
         }
+        if (command.hasFlag(Command.FLAG_NO_MULTI))
+        {
+            flags.add("no-multi");
+        }
         return flags.isEmpty() ? "-" : String.join(", ", flags);
     }
 }

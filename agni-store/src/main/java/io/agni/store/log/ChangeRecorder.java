@@ -9,6 +9,14 @@ import org.agrona.ExpandableArrayBuffer;
  * {@link #beginBatch()} and {@link #endBatch()}, gathered into one {@link LogLayout#BATCH} record so that an
  * operation over several keys is recovered all or nothing. Remembers where its last record ended, so a
  * {@code PARANOID} store can wait for exactly that. Not thread-safe: one per thread and store.
+ *
+ * <h2>Held batches</h2>
+ * An exclusive section (a transaction) holds a batch open from {@link #beginHeldBatch()} to {@link #endHeldBatch()}:
+ * the multi-key operations it runs join that batch (their own {@code beginBatch}/{@code endBatch} do nothing), a
+ * clear is one of its operations, and so everything the section changed is one record. The one exception is size: a
+ * change that would take a held batch past {@link #MAX_BATCH_BYTES} (2 GiB) is made after the batch so far has been appended
+ * as a record of its own (the change is already in memory, so refusing to log it is not an option), and a crash
+ * between the two records recovers the first part only.
  */
 public final class ChangeRecorder
 {
@@ -20,11 +28,19 @@ public final class ChangeRecorder
 
     private static final int INITIAL_BATCH_BYTES = 1024;
 
+    /**
+     * A batch buffer larger than this is dropped once its batch is appended, so that one large transaction does not
+     * pin its heap for the life of the thread.
+     */
+    static final int RETAINED_BATCH_BYTES = 1 << 20;
+
     private final LogWriter log;
+    private final long maxBatchBytes;
     private ExpandableArrayBuffer batch;
     private int batchLength;
     private int batchCount;
     private boolean batching;
+    private boolean held;
     private long lastPosition;
     private long durablePosition;
 
@@ -35,7 +51,23 @@ public final class ChangeRecorder
      */
     public ChangeRecorder(final LogWriter log)
     {
+        this(log, MAX_BATCH_BYTES);
+    }
+
+    /**
+     * A recorder whose batch records hold at most {@code maxBatchBytes}: for tests of a held batch that passes it.
+     *
+     * @param log           the store's log.
+     * @param maxBatchBytes the most bytes of changes one batch record holds, at most {@link #MAX_BATCH_BYTES}.
+     */
+    public ChangeRecorder(final LogWriter log, final long maxBatchBytes)
+    {
+        if (maxBatchBytes < LogLayout.BATCH_FIXED_LENGTH || maxBatchBytes > MAX_BATCH_BYTES)
+        {
+            throw new IllegalArgumentException("maxBatchBytes out of range: " + maxBatchBytes);
+        }
         this.log = log;
+        this.maxBatchBytes = maxBatchBytes;
     }
 
     /**
@@ -111,49 +143,122 @@ public final class ChangeRecorder
     }
 
     /**
-     * Records that every entry was removed.
+     * Records that every entry was removed: a record of its own, or an operation of a held batch.
+     *
+     * @throws IllegalStateException in a batch that is not held (an operation over some keys cannot clear them all).
      */
     public void clear()
     {
-        if (batching)
+        if (!batching)
+        {
+            lastPosition = log.appendClear();
+            return;
+        }
+        if (!held)
         {
             throw new IllegalStateException("a clear cannot be part of a batch");
         }
-        lastPosition = log.appendClear();
+        final int p = reserve(1);
+        batch.putByte(p, LogLayout.CLEAR);
     }
 
     /**
-     * Starts gathering changes into one record.
+     * Starts gathering changes into one record; within a held batch, does nothing (the operation joins it).
+     *
+     * @throws IllegalStateException if a batch that is not held is open.
      */
     public void beginBatch()
     {
         if (batching)
         {
+            if (held)
+            {
+                return;
+            }
             throw new IllegalStateException("a batch is already open");
         }
+        open();
+    }
+
+    /**
+     * Appends the gathered changes as one record (nothing when there were none) and stops gathering; does nothing
+     * when no batch is open (an operation that failed before it began one ends it all the same), nor within a held
+     * batch.
+     *
+     * @throws StoreReadOnlyException if the log failed (the record is not appended).
+     */
+    public void endBatch()
+    {
+        if (!batching || held)
+        {
+            return;
+        }
+        close();
+    }
+
+    /**
+     * Starts the batch of an exclusive section: every change until {@link #endHeldBatch()} joins it, those of
+     * multi-key operations and clears included.
+     *
+     * @throws IllegalStateException if a batch is open.
+     */
+    public void beginHeldBatch()
+    {
+        if (batching)
+        {
+            throw new IllegalStateException("a batch is already open");
+        }
+        open();
+        held = true;
+    }
+
+    /**
+     * Appends the batch of an exclusive section as one record (nothing when nothing changed) and stops gathering.
+     *
+     * @throws StoreReadOnlyException if the log failed (the record is not appended).
+     */
+    public void endHeldBatch()
+    {
+        if (!held)
+        {
+            return;
+        }
+        held = false;
+        close();
+    }
+
+    private void open()
+    {
         batching = true;
         batchLength = LogLayout.BATCH_FIXED_LENGTH;
         batchCount = 0;
     }
 
-    /**
-     * Appends the gathered changes as one record (nothing when there were none) and stops gathering; does nothing
-     * when no batch is open (an operation that failed before it began one ends it all the same).
-     */
-    public void endBatch()
+    private void close()
     {
-        if (!batching)
-        {
-            return;
-        }
         batching = false;
         final int count = batchCount;
         batchCount = 0;
-        if (count > 0)
+        try
         {
-            batch.putInt(0, count, LogLayout.ORDER);
-            lastPosition = log.appendBatch(batch, 0, batchLength);
+            if (count > 0)
+            {
+                appendBatch(count);
+            }
         }
+        finally
+        {
+            if (batch != null && batch.capacity() > RETAINED_BATCH_BYTES)
+            {
+                batch = null;
+            }
+        }
+    }
+
+    private void appendBatch(final int count)
+    {
+        batch.putInt(0, count, LogLayout.ORDER);
+        lastPosition = log.appendBatch(batch, 0, batchLength);
     }
 
     /**
@@ -209,10 +314,19 @@ public final class ChangeRecorder
         {
             batch = new ExpandableArrayBuffer(INITIAL_BATCH_BYTES);
         }
-        final long end = batchLength + length;
-        if (end > MAX_BATCH_BYTES)
+        long end = batchLength + length;
+        if (end > maxBatchBytes && held && batchCount > 0)
         {
-            throw new IllegalArgumentException("a batch holds less than 2 GiB of changes: " + end);
+            // The change is in memory already: log what came before it as a record of its own (class comment).
+            appendBatch(batchCount);
+            batchLength = LogLayout.BATCH_FIXED_LENGTH;
+            batchCount = 0;
+            end = batchLength + length;
+        }
+        if (end > maxBatchBytes)
+        {
+            throw new IllegalArgumentException(
+                "a batch record holds at most " + maxBatchBytes + " bytes of changes: " + end);
         }
         batch.checkLimit((int)end);
         final int p = batchLength;

@@ -52,17 +52,19 @@ import java.nio.ByteOrder;
  *   only when the key is present.</li>
  *   <li>{@link #CLEAR}: empty. Removes every entry.</li>
  *   <li>{@link #BATCH}: operation count (int), then that many operations, each a type byte ({@link #SET},
- *   {@link #DELETE} or {@link #EXPIRE}) followed by that type's payload. Applied all or nothing.</li>
+ *   {@link #DELETE}, {@link #EXPIRE}, or {@link #CLEAR} in a transaction's batch) followed by that type's payload.
+ *   Applied all or nothing, in order.</li>
  *   <li>{@link #SYNCED}: a sequence (long): every record with a lower sequence had reached the device when this
  *   record was written. Not a change: it carries the sequence the next record will have and does not use it up.
- *   Written (from version 2) before the first record appended after a sync that advanced the durable point, so
- *   that replay can tell a loss of writes that were never synced (a power loss: the operating system writes dirty
- *   pages back in any order, so a later page may reach the device while an earlier one does not) from damage to
- *   what was synced (corruption).</li>
+ *   Written before the first record appended after a sync that advanced the durable point, so that replay can
+ *   tell a loss of writes that were never synced (a power loss: the operating system writes dirty pages back in
+ *   any order, so a later page may reach the device while an earlier one does not) from damage to what was synced
+ *   (corruption).</li>
  * </ul>
  *
  * <h2>Versions</h2>
- * Version 2 added {@link #SYNCED}; version 1 logs (without it) are read as they are.
+ * Version 2 added {@link #SYNCED} and {@link #CLEAR} inside a {@link #BATCH}; version 1 logs (which have neither)
+ * are read as they are.
  */
 public final class LogLayout
 {

@@ -74,6 +74,9 @@ final class RecordApplier implements LogRecordHandler
                 state.recoverDelete(buffer, p + LogLayout.DELETE_FIXED_LENGTH, keyLength);
                 return p + LogLayout.DELETE_FIXED_LENGTH + keyLength;
             }
+            case LogLayout.CLEAR:
+                state.recoverClear();
+                return p;
             case LogLayout.EXPIRE:
             {
                 final int keyLength = buffer.getInt(p, ORDER);

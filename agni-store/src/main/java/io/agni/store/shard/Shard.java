@@ -106,7 +106,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -135,7 +135,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -188,7 +188,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -255,7 +255,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -282,7 +282,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -316,7 +316,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -357,7 +357,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -399,7 +399,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -442,7 +442,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -475,7 +475,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -505,7 +505,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -548,7 +548,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -566,14 +566,14 @@ public final class Shard extends ShardReads
     public long scan(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
         final ThreadContext c)
     {
-        final long stamp = lock.readLock();
+        final long stamp = lockRead();
         try
         {
             return scanLocked(bucketCursor, buckets, pattern, keys, c);
         }
         finally
         {
-            lock.unlockRead(stamp);
+            unlockRead(stamp);
         }
     }
 
@@ -587,14 +587,14 @@ public final class Shard extends ShardReads
      */
     public byte[] liveKeyFrom(final int startSlot, final int maxSlots, final EntryCursor e)
     {
-        final long stamp = lock.readLock();
+        final long stamp = lockRead();
         try
         {
             return liveKeyLocked(startSlot, maxSlots, e);
         }
         finally
         {
-            lock.unlockRead(stamp);
+            unlockRead(stamp);
         }
     }
 
@@ -610,7 +610,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -626,7 +626,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 
@@ -644,7 +644,7 @@ public final class Shard extends ShardReads
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 }

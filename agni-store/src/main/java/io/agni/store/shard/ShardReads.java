@@ -26,6 +26,16 @@ import java.util.concurrent.locks.StampedLock;
  * memory a reader may still reach is freed only once it has left its operation ({@link OffHeapMemory}). Writers take
  * the write lock ({@link #acquireWrite}). Methods named {@code ...Locked} expect the caller to hold the lock they
  * name.
+ *
+ * <h2>Exclusive sections</h2>
+ * A transaction holds every shard's write lock for a while ({@link #lockExclusive}) and calls the ordinary
+ * operations from the thread that holds them. {@code StampedLock} is not reentrant, so that thread must not take
+ * this lock again: the shard notes it in {@link #exclusiveOwner}, and wherever a thread would wait for the lock
+ * (a {@code tryWriteLock} that failed, an optimistic stamp of 0, a read lock) it first checks whether it is that
+ * thread, and if so goes on as the lock's holder: a write gets the stamp {@link #OWNED}, which
+ * {@link #releaseWrite} does not unlock, a read reads in place. The field is plain: only the owner writes it, under
+ * the lock, and a thread only ever compares it with itself, which no stale value can make equal. So the ordinary
+ * path pays nothing but a compare of the stamp at unlock; the check runs only where the thread would wait anyway.
  */
 public abstract class ShardReads extends ShardStorage
 {
@@ -64,9 +74,25 @@ public abstract class ShardReads extends ShardStorage
     private static final int WRITE_YIELDS = 64;
 
     /**
+     * The stamp an operation gets when its thread already holds the write lock for an exclusive section: nothing to
+     * unlock. A {@code StampedLock} never returns it for a lock it grants.
+     */
+    public static final long OWNED = 0;
+
+    /**
      * The shard's lock: writers hold it exclusively, readers validate optimistic stamps against it.
      */
     final StampedLock lock = new StampedLock();
+
+    /**
+     * The thread holding the write lock for an exclusive section, {@code null} for none (class comment).
+     */
+    private Thread exclusiveOwner;
+
+    /**
+     * The stamp of that section's write lock.
+     */
+    private long exclusiveStamp;
 
     ShardReads(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {
@@ -96,19 +122,18 @@ public abstract class ShardReads extends ShardStorage
     final long acquireWrite(final ChangeRecorder changes)
     {
         long stamp = lock.tryWriteLock();
-        for (int spin = 0; stamp == 0 && spin < WRITE_SPINS; spin++)
-        {
-            Thread.onSpinWait();
-            stamp = lock.tryWriteLock();
-        }
-        for (int yields = 0; stamp == 0 && yields < WRITE_YIELDS; yields++)
-        {
-            Thread.yield();
-            stamp = lock.tryWriteLock();
-        }
         if (stamp == 0)
         {
-            stamp = lock.writeLock();
+            if (exclusiveOwner == Thread.currentThread())
+            {
+                // This thread's exclusive section holds the lock, with this thread's recorder.
+                if (changes != null)
+                {
+                    changes.checkWritable();
+                }
+                return OWNED;
+            }
+            stamp = contendedWriteLock();
         }
         if (changes != null && changes.failed())
         {
@@ -120,34 +145,110 @@ public abstract class ShardReads extends ShardStorage
         return stamp;
     }
 
+    private long contendedWriteLock()
+    {
+        long stamp = 0;
+        for (int spin = 0; stamp == 0 && spin < WRITE_SPINS; spin++)
+        {
+            Thread.onSpinWait();
+            stamp = lock.tryWriteLock();
+        }
+        for (int yields = 0; stamp == 0 && yields < WRITE_YIELDS; yields++)
+        {
+            Thread.yield();
+            stamp = lock.tryWriteLock();
+        }
+        return stamp != 0 ? stamp : lock.writeLock();
+    }
+
     /**
-     * Releases the write lock.
+     * Releases the write lock, unless the stamp is {@link #OWNED}.
+     *
+     * @param stamp from {@link #acquireWrite}.
+     */
+    final void releaseWrite(final long stamp)
+    {
+        if (stamp != OWNED)
+        {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /**
+     * Releases the write lock, unless the stamp is {@link #OWNED}.
      *
      * @param stamp from {@link #lockWrite(ChangeRecorder)}.
      */
     public void unlockWrite(final long stamp)
     {
-        lock.unlockWrite(stamp);
+        releaseWrite(stamp);
     }
 
     /**
-     * Takes the read lock.
+     * Takes the read lock; the thread of an exclusive section holding the write lock gets {@link #OWNED}.
      *
      * @return the stamp for {@link #unlockRead(long)}.
      */
     public long lockRead()
     {
+        if (exclusiveOwner == Thread.currentThread())
+        {
+            return OWNED;
+        }
         return lock.readLock();
     }
 
     /**
-     * Releases the read lock.
+     * Releases the read lock, unless the stamp is {@link #OWNED}.
      *
      * @param stamp from {@link #lockRead()}.
      */
     public void unlockRead(final long stamp)
     {
-        lock.unlockRead(stamp);
+        if (stamp != OWNED)
+        {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Takes the write lock for an exclusive section of the calling thread, which then calls the shard's operations
+     * as the lock's holder (class comment) until {@link #unlockExclusive()}. Refuses nothing: a store whose log
+     * failed still serves a transaction's reads, and refuses its writes one by one.
+     *
+     * @param changes where the section's changes are logged, {@code null} for none.
+     */
+    public void lockExclusive(final ChangeRecorder changes)
+    {
+        long stamp = lock.tryWriteLock();
+        if (stamp == 0)
+        {
+            stamp = contendedWriteLock();
+        }
+        this.changes = changes;
+        exclusiveStamp = stamp;
+        exclusiveOwner = Thread.currentThread();
+    }
+
+    /**
+     * Releases the write lock of the calling thread's exclusive section.
+     */
+    public void unlockExclusive()
+    {
+        final long stamp = exclusiveStamp;
+        exclusiveOwner = null;
+        exclusiveStamp = 0;
+        lock.unlockWrite(stamp);
+    }
+
+    /**
+     * Whether the calling thread holds this shard for an exclusive section.
+     *
+     * @return whether it does.
+     */
+    public boolean heldExclusivelyByCurrentThread()
+    {
+        return exclusiveOwner == Thread.currentThread();
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -276,6 +377,17 @@ public abstract class ShardReads extends ShardStorage
                     return finishRead(r, tag, key, keyOffset, keyLength, c);
                 }
             }
+            else if (exclusiveOwner == Thread.currentThread())
+            {
+                // This thread's exclusive section holds the write lock: read in place.
+                r = readSlice(table, arena.segments(), tag, key, keyOffset, keyLength, copySlice, start, end,
+                    dst, dstOffset, c);
+                if (r == INCONSISTENT)
+                {
+                    throw corrupt("entry unreadable under the write lock");
+                }
+                return finishRead(r, tag, key, keyOffset, keyLength, c);
+            }
             Thread.onSpinWait();
         }
         final long readStamp = lock.readLock();
@@ -352,7 +464,7 @@ public abstract class ShardReads extends ShardStorage
         }
         finally
         {
-            lock.unlockWrite(stamp);
+            releaseWrite(stamp);
         }
     }
 }

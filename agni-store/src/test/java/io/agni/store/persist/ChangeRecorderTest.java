@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,6 +59,75 @@ class ChangeRecorderTest
             assertThrows(IllegalStateException.class, changes::clear);
             assertThrows(IllegalStateException.class, changes::beginBatch);
         }
+    }
+
+    @Test
+    void aHeldBatchTakesInTheBatchesAndClearsOfItsOperations() throws IOException
+    {
+        final Persistence persistence = open(new MapState());
+        final ChangeRecorder changes = new ChangeRecorder(persistence.log());
+        set(changes, "before", "0", 0);
+        final long before = persistence.log().nextSequence();
+
+        changes.beginHeldBatch();
+        set(changes, "a", "1", 0);
+        changes.beginBatch();
+        set(changes, "b", "2", 0);
+        changes.endBatch();
+        assertEquals(before, persistence.log().nextSequence(), "an operation's batch within a held one appends nothing");
+        changes.clear();
+        set(changes, "c", "3", 99);
+        changes.beginBatch();
+        delete(changes, "absent");
+        changes.endBatch();
+        assertThrows(IllegalStateException.class, changes::beginHeldBatch);
+        changes.endHeldBatch();
+        assertEquals(before + 1, persistence.log().nextSequence(), "one record for the held batch");
+
+        changes.beginBatch();
+        assertThrows(IllegalStateException.class, changes::clear, "an operation's own batch cannot clear");
+        changes.endBatch();
+        changes.awaitDurable();
+        persistence.close();
+
+        final MapState state = new MapState();
+        open(state).close();
+        assertEquals(Map.of("c", new MapState.Value("3", 99)), state.entries, "replayed in order, the clear included");
+    }
+
+    @Test
+    void aHeldBatchPastTheRecordLimitIsLoggedInSeveralRecords() throws IOException
+    {
+        final Persistence persistence = open(new MapState());
+        final ChangeRecorder changes = new ChangeRecorder(persistence.log(), 200);
+        final long before = persistence.log().nextSequence();
+
+        changes.beginHeldBatch();
+        for (int i = 0; i < 10; i++)
+        {
+            set(changes, "k" + i, "v".repeat(40), 0);
+        }
+        changes.endHeldBatch();
+        assertEquals(before + 4, persistence.log().nextSequence(), "three changes of 59 bytes fit in 200");
+        assertThrows(IllegalArgumentException.class, () ->
+        {
+            changes.beginBatch();
+            try
+            {
+                set(changes, "large", "x".repeat(300), 0);
+            }
+            finally
+            {
+                changes.endBatch();
+            }
+        }, "a change larger than a record is refused");
+        changes.awaitDurable();
+        persistence.close();
+
+        final MapState state = new MapState();
+        open(state).close();
+        assertEquals(10, state.entries.size());
+        assertEquals(new MapState.Value("v".repeat(40), 0), state.entries.get("k9"));
     }
 
     private Persistence open(final MapState state) throws IOException
