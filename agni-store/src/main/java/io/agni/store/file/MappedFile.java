@@ -33,6 +33,17 @@ public interface MappedFile extends AutoCloseable
     long capacity();
 
     /**
+     * Writes bytes at a position through the file, not the mapping (the page cache is the same, so the mapping sees
+     * them): a sync then has no mapped pages to write-protect, which makes {@code fdatasync} after a small write
+     * about twice as fast on Linux.
+     *
+     * @param bytes    from their position to their limit; consumed.
+     * @param position where in the file.
+     * @throws IOException when the write fails.
+     */
+    void write(ByteBuffer bytes, long position) throws IOException;
+
+    /**
      * Makes every byte written so far durable ({@code fdatasync}).
      *
      * @throws IOException when the device reports a failure; the written bytes may then be lost.

@@ -197,6 +197,16 @@ final class MappedFileLayer implements FileLayer
         }
 
         @Override
+        public void write(final ByteBuffer bytes, final long position) throws IOException
+        {
+            long at = position;
+            while (bytes.hasRemaining())
+            {
+                at += channel.write(bytes, at);
+            }
+        }
+
+        @Override
         public void sync() throws IOException
         {
             // On Linux the page cache is shared by the mapping and the file, so fdatasync writes what the mapping

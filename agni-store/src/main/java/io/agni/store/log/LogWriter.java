@@ -4,10 +4,12 @@ import io.agni.api.StoreReadOnlyException;
 import io.agni.store.file.Crc;
 import io.agni.store.file.FileLayer;
 import io.agni.store.file.MappedFile;
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,6 +37,18 @@ public final class LogWriter implements AutoCloseable
      * is most of what the device does for the log.
      */
     static final int MAX_RECYCLED = 2;
+
+    /**
+     * The longest record (with the end marker after it) a write-through log copies before writing; a longer one is
+     * written into the mapping.
+     */
+    static final int MAX_STAGED = 1 << 20;
+
+    /**
+     * How long a writer waiting for a sync that another thread runs yields before it parks: a wake-up from a park
+     * costs about as much as a short sync, and a writer that parks misses the next one.
+     */
+    private static final long SYNC_SPIN_NANOS = 2_000_000;
 
     private final Path directory;
     private final FileLayer files;
@@ -81,6 +95,22 @@ public final class LogWriter implements AutoCloseable
      * them from new ones by their lower sequences, and every append zeroes the header after its record.
      */
     private final ArrayDeque<Recycled> recycled = new ArrayDeque<>();
+    /**
+     * Whether records are built in {@link #staging} and written through the file ({@link #writeThrough()}); guarded
+     * by {@link #appendLock}, like every field below.
+     */
+    private boolean writeThrough;
+    private ByteBuffer stagingMemory;
+    private UnsafeBuffer staging;
+    private Crc stagingCrc;
+    /**
+     * Where the record being appended is built (the mapping at its offset, or {@link #staging} at 0), and where in
+     * the segment it goes.
+     */
+    private UnsafeBuffer target;
+    private Crc targetCrc;
+    private int fileOffset;
+    private int stagedLength;
     /**
      * The first sequence of every segment in the directory, by segment id; guarded by {@link #appendLock}.
      */
@@ -322,7 +352,7 @@ public final class LogWriter implements AutoCloseable
         try
         {
             final int offset = begin(LogLayout.SET, payload);
-            final UnsafeBuffer buffer = current.buffer;
+            final UnsafeBuffer buffer = target;
             int p = offset + LogLayout.RECORD_HEADER_LENGTH;
             buffer.putInt(p, keyLength, LogLayout.ORDER);
             buffer.putInt(p + Integer.BYTES, valueLength, LogLayout.ORDER);
@@ -353,7 +383,7 @@ public final class LogWriter implements AutoCloseable
         try
         {
             final int offset = begin(LogLayout.DELETE, payload);
-            final UnsafeBuffer buffer = current.buffer;
+            final UnsafeBuffer buffer = target;
             final int p = offset + LogLayout.RECORD_HEADER_LENGTH;
             buffer.putInt(p, keyLength, LogLayout.ORDER);
             buffer.putBytes(p + LogLayout.DELETE_FIXED_LENGTH, key, keyOffset, keyLength);
@@ -382,7 +412,7 @@ public final class LogWriter implements AutoCloseable
         try
         {
             final int offset = begin(LogLayout.EXPIRE, payload);
-            final UnsafeBuffer buffer = current.buffer;
+            final UnsafeBuffer buffer = target;
             final int p = offset + LogLayout.RECORD_HEADER_LENGTH;
             buffer.putInt(p, keyLength, LogLayout.ORDER);
             buffer.putLong(p + Integer.BYTES, expireAtMillis, LogLayout.ORDER);
@@ -428,7 +458,7 @@ public final class LogWriter implements AutoCloseable
         try
         {
             final int recordOffset = begin(LogLayout.BATCH, length);
-            current.buffer.putBytes(recordOffset + LogLayout.RECORD_HEADER_LENGTH, payload, offset, length);
+            target.putBytes(recordOffset + LogLayout.RECORD_HEADER_LENGTH, payload, offset, length);
             return end(recordOffset, length);
         }
         finally
@@ -449,7 +479,30 @@ public final class LogWriter implements AutoCloseable
         {
             return;
         }
-        syncLock.lock();
+        if (!syncLock.tryLock())
+        {
+            // A sync is running; the next one is likely to include this record. Yield until this one ends or the
+            // lock is free, rather than park: the threads that park wake one at a time after the sync, each missing
+            // the next, and every record then gets a sync of its own.
+            final long deadline = System.nanoTime() + SYNC_SPIN_NANOS;
+            while (true)
+            {
+                if (synced >= position)
+                {
+                    return;
+                }
+                if (syncLock.tryLock())
+                {
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0)
+                {
+                    syncLock.lock();
+                    break;
+                }
+                Thread.yield();
+            }
+        }
         try
         {
             if (synced >= position)
@@ -459,15 +512,15 @@ public final class LogWriter implements AutoCloseable
             throwIfFailed();
             // Everything appended so far, not just this caller's record: the writers that queued behind this lock
             // meanwhile find their records synced when they get it. A roll changes the current segment only under
-            // handOver, so every record up to target is in the segment taken here or in one retired before it.
+            // handOver, so every record up to upTo is in the segment taken here or in one retired before it.
             final long targetSequence;
-            final long target;
+            final long upTo;
             final LogSegment segment;
             final LogSegment[] full;
             synchronized (handOver)
             {
                 targetSequence = appendedSequence;
-                target = appended;
+                upTo = appended;
                 segment = current;
                 full = retired.toArray(new LogSegment[0]);
                 retired.clear();
@@ -481,7 +534,7 @@ public final class LogWriter implements AutoCloseable
             {
                 throw fail("syncing " + segment.path + " failed", ex);
             }
-            synced = target;
+            synced = upTo;
             if (targetSequence > durableBelow)
             {
                 // The next append logs it (LogLayout.SYNCED), so that replay knows what had reached the device.
@@ -657,6 +710,13 @@ public final class LogWriter implements AutoCloseable
                         // Deleted at the next open.
                     }
                 }
+                if (stagingMemory != null)
+                {
+                    staging.wrap(new byte[0]);
+                    BufferUtil.free(stagingMemory);
+                    stagingMemory = null;
+                    staging = null;
+                }
                 if (spare != null)
                 {
                     spare.close();
@@ -694,7 +754,7 @@ public final class LogWriter implements AutoCloseable
         if (durable > durableBelowLogged)
         {
             final int offset = place(LogLayout.SYNCED, LogLayout.SYNCED_LENGTH);
-            current.buffer.putLong(offset + LogLayout.RECORD_HEADER_LENGTH, durable, LogLayout.ORDER);
+            target.putLong(offset + LogLayout.RECORD_HEADER_LENGTH, durable, LogLayout.ORDER);
             seal(offset, LogLayout.SYNCED_LENGTH);
             durableBelowLogged = durable;
         }
@@ -702,7 +762,10 @@ public final class LogWriter implements AutoCloseable
     }
 
     /**
-     * Starts a record at the current segment's end, in the next segment if it does not fit.
+     * Starts a record at the current segment's end, in the next segment if it does not fit: in the mapping, or in
+     * {@link #staging} for a write-through log.
+     *
+     * @return the record's offset in {@link #target}.
      */
     private int place(final byte type, final long payloadLength)
     {
@@ -712,15 +775,48 @@ public final class LogWriter implements AutoCloseable
         {
             segment = roll(recordLength);
         }
-        final int offset = segment.position;
-        final long after = offset + recordLength;
-        if (after + LogLayout.RECORD_HEADER_LENGTH <= segment.capacity())
+        fileOffset = segment.position;
+        // An end marker after the record, written with it: a reused segment holds old records there.
+        final boolean marker = fileOffset + recordLength + LogLayout.RECORD_HEADER_LENGTH <= segment.capacity();
+        final long length = recordLength + (marker ? LogLayout.RECORD_HEADER_LENGTH : 0);
+        final int offset;
+        if (writeThrough && length <= MAX_STAGED)
         {
-            // An end marker after the record, before the record: a reused segment holds old records there.
-            segment.buffer.setMemory((int)after, LogLayout.RECORD_HEADER_LENGTH, (byte)0);
+            stage((int)length);
+            stagedLength = (int)length;
+            target = staging;
+            targetCrc = stagingCrc;
+            offset = 0;
         }
-        LogLayout.writeRecordHeader(segment.buffer, offset, (int)payloadLength, type, nextSequence);
+        else
+        {
+            stagedLength = 0;
+            target = segment.buffer;
+            targetCrc = segment.crc;
+            offset = fileOffset;
+        }
+        if (marker)
+        {
+            target.setMemory(offset + (int)recordLength, LogLayout.RECORD_HEADER_LENGTH, (byte)0);
+        }
+        LogLayout.writeRecordHeader(target, offset, (int)payloadLength, type, nextSequence);
         return offset;
+    }
+
+    private void stage(final int length)
+    {
+        if (staging == null || staging.capacity() < length)
+        {
+            final ByteBuffer grown =
+                ByteBuffer.allocateDirect(Math.max(64 * 1024, Integer.highestOneBit(length - 1) << 1));
+            if (stagingMemory != null)
+            {
+                BufferUtil.free(stagingMemory);
+            }
+            stagingMemory = grown;
+            staging = new UnsafeBuffer(grown);
+            stagingCrc = new Crc(grown);
+        }
     }
 
     private long end(final int offset, final int payloadLength)
@@ -735,15 +831,48 @@ public final class LogWriter implements AutoCloseable
     }
 
     /**
-     * Writes a placed record's checksum and moves the segment's end past it.
+     * Writes a placed record's checksum, writes a staged record through the file, and moves the segment's end past
+     * it.
+     *
+     * @throws StoreReadOnlyException when the write fails.
      */
     private void seal(final int offset, final int payloadLength)
     {
         final LogSegment segment = current;
-        LogLayout.sealRecord(segment.buffer, segment.crc, offset, payloadLength);
+        LogLayout.sealRecord(target, targetCrc, offset, payloadLength);
+        if (stagedLength > 0)
+        {
+            try
+            {
+                segment.file.write(stagingMemory.duplicate().limit(stagedLength).position(0), fileOffset);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                throw fail("writing to " + segment.path + " failed" +
+                    (DiskSpace.isFull(ex) ? ": the disk is full" : ""), ex);
+            }
+        }
         final int recordLength = (int)LogLayout.recordLength(payloadLength);
-        segment.position = offset + recordLength;
+        segment.position = fileOffset + recordLength;
         bytesAppended += recordLength;
+    }
+
+    /**
+     * Builds records apart and writes each through the file rather than into the mapping, from now on: for a log
+     * synced after nearly every write ({@code PARANOID}), where a sync of pages written through a mapping costs about
+     * twice as much. A log synced seldom is faster written into the mapping (no system call per record).
+     */
+    public void writeThrough()
+    {
+        appendLock.lock();
+        try
+        {
+            writeThrough = true;
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
     }
 
     private LogSegment roll(final long recordLength)

@@ -144,6 +144,10 @@ public final class Persistence implements AutoCloseable
             }
             final Persistence persistence = new Persistence(directory, durability, files, clock, lock,
                 durability == Durability.FAST ? null : replay.writer(), fromSequence, snapshotBytes, snapshotMillis);
+            if (durability == Durability.PARANOID)
+            {
+                replay.writer().writeThrough();
+            }
             if (durability != Durability.FAST)
             {
                 // The first segment now, so the first write does not wait for its zeros.

@@ -273,6 +273,15 @@ public final class FaultInjectingFileLayer implements FileLayer
         }
 
         @Override
+        public void write(final ByteBuffer bytes, final long position) throws IOException
+        {
+            checkPower();
+            final int length = bytes.remaining();
+            buffer.putBytes((int)position, bytes, bytes.position(), length);
+            bytes.position(bytes.limit());
+        }
+
+        @Override
         public void sync() throws IOException
         {
             checkPower();

@@ -57,6 +57,29 @@ class LogWriterTest
     }
 
     @Test
+    void aWriteThroughLogReadsBackTheSameRecordsLargeOnesIncluded() throws IOException
+    {
+        final List<Logs.Entry> written = new ArrayList<>();
+        try (LogWriter log = Logs.open(directory, FileLayer.system()))
+        {
+            log.writeThrough();
+            for (int i = 0; i < 60; i++)
+            {
+                final String key = "key-" + i;
+                // Every 20th record is over LogWriter.MAX_STAGED, so it is written into the mapping.
+                final String value = i % 20 == 19 ? "L".repeat(LogWriter.MAX_STAGED + 10) : "value-" + i;
+                final long end = Logs.set(log, key, value);
+                written.add(new Logs.Entry(LogLayout.SET, i + 1, key, value, LogLayout.NO_EXPIRY));
+                if (i % 7 == 0)
+                {
+                    log.awaitDurable(end);
+                }
+            }
+        }
+        assertEquals(written, Logs.replay(directory, FileLayer.system(), 1));
+    }
+
+    @Test
     void appendsContinueAfterAReopen() throws IOException
     {
         try (LogWriter log = Logs.open(directory, FileLayer.system()))
