@@ -39,8 +39,8 @@ public final class LogWriter implements AutoCloseable
     static final int MAX_RECYCLED = 2;
 
     /**
-     * The longest record (with the end marker after it) a write-through log copies before writing; a longer one is
-     * written into the mapping.
+     * The staging buffer of a write-through log: records gathered for one write; a record that does not fit in it
+     * alone (with its end marker) is written into the mapping.
      */
     static final int MAX_STAGED = 1 << 20;
 
@@ -104,13 +104,20 @@ public final class LogWriter implements AutoCloseable
     private UnsafeBuffer staging;
     private Crc stagingCrc;
     /**
-     * Where the record being appended is built (the mapping at its offset, or {@link #staging} at 0), and where in
-     * the segment it goes.
+     * Where the record being appended is built (the mapping at its offset, or {@link #staging} after the records
+     * staged before it), and where in the segment it goes.
      */
     private UnsafeBuffer target;
     private Crc targetCrc;
     private int fileOffset;
-    private int stagedLength;
+    private boolean targetStaged;
+    /**
+     * Records gathered in {@link #staging} and not yet written: {@code stagedBytes} of them, for the current segment
+     * from offset {@code stagedFrom}, followed by an end marker when {@code stagedMarker}.
+     */
+    private int stagedFrom;
+    private int stagedBytes;
+    private boolean stagedMarker;
     /**
      * The first sequence of every segment in the directory, by segment id; guarded by {@link #appendLock}.
      */
@@ -517,13 +524,23 @@ public final class LogWriter implements AutoCloseable
             final long upTo;
             final LogSegment segment;
             final LogSegment[] full;
-            synchronized (handOver)
+            appendLock.lock();
+            try
             {
-                targetSequence = appendedSequence;
-                upTo = appended;
-                segment = current;
-                full = retired.toArray(new LogSegment[0]);
-                retired.clear();
+                // Staged records reach the file first; under the append lock, so that what is counted is written.
+                flushStaged();
+                synchronized (handOver)
+                {
+                    targetSequence = appendedSequence;
+                    upTo = appended;
+                    segment = current;
+                    full = retired.toArray(new LogSegment[0]);
+                    retired.clear();
+                }
+            }
+            finally
+            {
+                appendLock.unlock();
             }
             syncAndClose(full);
             try
@@ -675,14 +692,23 @@ public final class LogWriter implements AutoCloseable
                 return;
             }
             closed = true;
-            try
+        }
+        finally
+        {
+            appendLock.unlock();
+        }
+        // Not under the append lock: a sync takes it after the sync lock.
+        try
+        {
+            if (failure == null)
             {
-                if (failure == null)
-                {
-                    sync();
-                }
+                sync();
             }
-            finally
+        }
+        finally
+        {
+            appendLock.lock();
+            try
             {
                 final LogSegment segment = current;
                 if (segment != null)
@@ -731,10 +757,10 @@ public final class LogWriter implements AutoCloseable
                     }
                 }
             }
-        }
-        finally
-        {
-            appendLock.unlock();
+            finally
+            {
+                appendLock.unlock();
+            }
         }
     }
 
@@ -773,6 +799,7 @@ public final class LogWriter implements AutoCloseable
         LogSegment segment = current;
         if (segment == null || segment.position + recordLength > segment.capacity())
         {
+            flushStaged();
             segment = roll(recordLength);
         }
         fileOffset = segment.position;
@@ -782,18 +809,34 @@ public final class LogWriter implements AutoCloseable
         final int offset;
         if (writeThrough && length <= MAX_STAGED)
         {
-            stage((int)length);
-            stagedLength = (int)length;
+            if (staging == null)
+            {
+                stagingMemory = ByteBuffer.allocateDirect(MAX_STAGED);
+                staging = new UnsafeBuffer(stagingMemory);
+                stagingCrc = new Crc(stagingMemory);
+            }
+            if (stagedBytes > 0 && stagedBytes + length > MAX_STAGED)
+            {
+                flushStaged();
+            }
+            if (stagedBytes == 0)
+            {
+                stagedFrom = fileOffset;
+            }
+            offset = stagedBytes;
+            stagedMarker = marker;
+            targetStaged = true;
             target = staging;
             targetCrc = stagingCrc;
-            offset = 0;
         }
         else
         {
-            stagedLength = 0;
+            // Staged records first: their end marker would otherwise land on this record later.
+            flushStaged();
+            offset = fileOffset;
+            targetStaged = false;
             target = segment.buffer;
             targetCrc = segment.crc;
-            offset = fileOffset;
         }
         if (marker)
         {
@@ -803,19 +846,28 @@ public final class LogWriter implements AutoCloseable
         return offset;
     }
 
-    private void stage(final int length)
+    /**
+     * Writes the staged records through the file, with one system call.
+     *
+     * @throws StoreReadOnlyException when the write fails.
+     */
+    private void flushStaged()
     {
-        if (staging == null || staging.capacity() < length)
+        if (stagedBytes == 0)
         {
-            final ByteBuffer grown =
-                ByteBuffer.allocateDirect(Math.max(64 * 1024, Integer.highestOneBit(length - 1) << 1));
-            if (stagingMemory != null)
-            {
-                BufferUtil.free(stagingMemory);
-            }
-            stagingMemory = grown;
-            staging = new UnsafeBuffer(grown);
-            stagingCrc = new Crc(grown);
+            return;
+        }
+        final LogSegment segment = current;
+        final int length = stagedBytes + (stagedMarker ? LogLayout.RECORD_HEADER_LENGTH : 0);
+        stagedBytes = 0;
+        try
+        {
+            segment.file.write(stagingMemory.duplicate().limit(length).position(0), stagedFrom);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw fail("writing to " + segment.path + " failed" + (DiskSpace.isFull(ex) ? ": the disk is full" : ""),
+                ex);
         }
     }
 
@@ -831,36 +883,27 @@ public final class LogWriter implements AutoCloseable
     }
 
     /**
-     * Writes a placed record's checksum, writes a staged record through the file, and moves the segment's end past
-     * it.
-     *
-     * @throws StoreReadOnlyException when the write fails.
+     * Writes a placed record's checksum and moves the segment's end past it.
      */
     private void seal(final int offset, final int payloadLength)
     {
         final LogSegment segment = current;
         LogLayout.sealRecord(target, targetCrc, offset, payloadLength);
-        if (stagedLength > 0)
-        {
-            try
-            {
-                segment.file.write(stagingMemory.duplicate().limit(stagedLength).position(0), fileOffset);
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                throw fail("writing to " + segment.path + " failed" +
-                    (DiskSpace.isFull(ex) ? ": the disk is full" : ""), ex);
-            }
-        }
         final int recordLength = (int)LogLayout.recordLength(payloadLength);
+        if (targetStaged)
+        {
+            stagedBytes = offset + recordLength;
+        }
         segment.position = fileOffset + recordLength;
         bytesAppended += recordLength;
     }
 
     /**
-     * Builds records apart and writes each through the file rather than into the mapping, from now on: for a log
-     * synced after nearly every write ({@code PARANOID}), where a sync of pages written through a mapping costs about
-     * twice as much. A log synced seldom is faster written into the mapping (no system call per record).
+     * From now on, gathers records in a buffer and writes them through the file with one system call when they are
+     * synced (or the buffer fills), rather than into the mapping: for a log synced after nearly every write
+     * ({@code PARANOID}), where a sync of pages written through a mapping costs about twice as much. A record not
+     * yet synced is then not in the page cache either: a crash of the process loses it, as a power loss would; it
+     * was never acknowledged. A log synced seldom is faster written into the mapping.
      */
     public void writeThrough()
     {
