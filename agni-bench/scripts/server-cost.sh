@@ -12,6 +12,9 @@
 #
 # A TARGET is "redis" (redis-server on the PATH) or the path of an agni-server.jar; the default is
 # "agni-net/target/agni-server.jar redis". To compare two builds, copy the old jar aside and pass "new.jar old.jar".
+# A suffix turns persistence on, in a fresh directory under the script's temporary one (on the disk of $TMPDIR):
+# "redis:everysec" and "redis:always" run Redis with appendonly yes and that appendfsync; "agni-server.jar:durable"
+# (or fast, paranoid) runs agni with --dir and --durability.
 # Environment: ROUNDS (default 6), PIPELINES (default "1 16"), TESTS (default "set get"), N_P1 and N_P16 (requests
 # per invocation at pipeline 1 and at pipeline 16 or more; defaults 300000 and 2000000), CLIENTS (default 50),
 # KEYS (-r, default 1000), SIZE (-d, default 100), JAVA_OPTS (extra JVM options for agni, e.g. to record JFR),
@@ -97,21 +100,37 @@ wait_ready() {
 }
 
 for i in "${!TARGETS[@]}"; do
-    target=${TARGETS[$i]}
+    target=${TARGETS[$i]%%:*}
+    persistence=""
+    if [ "$target" != "${TARGETS[$i]}" ]; then
+        persistence=${TARGETS[$i]#*:}
+    fi
     port=$(free_port)
     if [ "$target" = "redis" ]; then
-        taskset -c "$SERVER_CPU" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-            >"$WORK/server-$port.log" 2>&1 &
-        name=redis
+        if [ -n "$persistence" ]; then
+            mkdir -p "$WORK/redis-$port"
+            taskset -c "$SERVER_CPU" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly yes \
+                --appendfsync "$persistence" --dir "$WORK/redis-$port" >"$WORK/server-$port.log" 2>&1 &
+            name="redis:$persistence"
+        else
+            taskset -c "$SERVER_CPU" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+                >"$WORK/server-$port.log" 2>&1 &
+            name=redis
+        fi
     else
         if [ ! -f "$target" ]; then
             echo "no such jar: $target" >&2
             exit 2
         fi
+        durability=()
+        name="$i:$(basename "$target" .jar)"
+        if [ -n "$persistence" ]; then
+            durability=(--dir "$WORK/agni-$port" --durability "$persistence")
+            name="$name:$persistence"
+        fi
         # shellcheck disable=SC2086
         taskset -c "$SERVER_CPU" java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED $JAVA_OPTS \
-            -jar "$target" --port "$port" --threads 1 >"$WORK/server-$port.log" 2>&1 &
-        name="$i:$(basename "$target" .jar)"
+            -jar "$target" --port "$port" --threads 1 "${durability[@]}" >"$WORK/server-$port.log" 2>&1 &
     fi
     PIDS+=("$!")
     PORTS+=("$port")
