@@ -4,7 +4,7 @@ import io.agni.api.CheckpointStatus;
 import io.agni.api.Durability;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
-import io.agni.store.file.MappedFile;
+import io.agni.store.file.ForwardingFileLayer;
 import io.agni.store.file.WritableFile;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
@@ -211,16 +211,14 @@ class BackgroundCheckpointTest
     /**
      * The system's files, except that the first snapshot file's creation waits until the test releases it.
      */
-    private static final class BlockingSnapshots implements FileLayer
+    private static final class BlockingSnapshots extends ForwardingFileLayer
     {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        private final FileLayer system = FileLayer.system();
 
-        @Override
-        public MappedFile create(final Path path, final long capacity) throws IOException
+        BlockingSnapshots()
         {
-            return system.create(path, capacity);
+            super(FileLayer.system());
         }
 
         @Override
@@ -242,31 +240,7 @@ class BackgroundCheckpointTest
                     throw new IOException(ex);
                 }
             }
-            return system.createWritable(path);
-        }
-
-        @Override
-        public MappedFile open(final Path path) throws IOException
-        {
-            return system.open(path);
-        }
-
-        @Override
-        public void syncDirectory(final Path path) throws IOException
-        {
-            system.syncDirectory(path);
-        }
-
-        @Override
-        public void move(final Path from, final Path to) throws IOException
-        {
-            system.move(from, to);
-        }
-
-        @Override
-        public void delete(final Path path) throws IOException
-        {
-            system.delete(path);
+            return super.createWritable(path);
         }
     }
 }

@@ -2,8 +2,8 @@ package io.agni.store.log;
 
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
+import io.agni.store.file.ForwardingFileLayer;
 import io.agni.store.file.MappedFile;
-import io.agni.store.file.WritableFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -188,51 +188,20 @@ class LogRecyclingTest
     /**
      * A file layer that counts the files it creates.
      */
-    private static final class CountingFiles implements FileLayer
+    private static final class CountingFiles extends ForwardingFileLayer
     {
         final AtomicInteger creates = new AtomicInteger();
-        private final FileLayer files;
 
         CountingFiles(final FileLayer files)
         {
-            this.files = files;
+            super(files);
         }
 
         @Override
         public MappedFile create(final Path path, final long capacity) throws IOException
         {
             creates.incrementAndGet();
-            return files.create(path, capacity);
-        }
-
-        @Override
-        public WritableFile createWritable(final Path path) throws IOException
-        {
-            return files.createWritable(path);
-        }
-
-        @Override
-        public MappedFile open(final Path path) throws IOException
-        {
-            return files.open(path);
-        }
-
-        @Override
-        public void syncDirectory(final Path directory) throws IOException
-        {
-            files.syncDirectory(directory);
-        }
-
-        @Override
-        public void move(final Path from, final Path to) throws IOException
-        {
-            files.move(from, to);
-        }
-
-        @Override
-        public void delete(final Path path) throws IOException
-        {
-            files.delete(path);
+            return super.create(path, capacity);
         }
     }
 }
