@@ -43,7 +43,7 @@ public final class LogReader
     static final String TEMPORARY_SUFFIX = ".tmp";
 
     /**
-     * The name of the segment made ahead of need ({@link LogWriter#prepareSpare()}); one left over is deleted.
+     * The name of the segment made ahead of need ({@link SegmentFiles#prepareSpare()}); one left over is deleted.
      */
     static final String SPARE_NAME = "wal-spare.tmp";
 
@@ -138,6 +138,8 @@ public final class LogReader
                 }
                 if (last != null)
                 {
+                    // A crash can leave its pages unsynced; the writer's first sync covers only the last segment.
+                    last.file.sync();
                     last.file.close();
                 }
                 final LogSegment segment = new LogSegment(id, first, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
@@ -179,6 +181,11 @@ public final class LogReader
             // The log ends before the snapshot does (its tail was lost while the snapshot was kept): appending here
             // would leave a gap inside a segment, so the next record starts a segment of its own.
             last.position = last.capacity();
+        }
+        if (last != null)
+        {
+            // What was replayed is on the device before anything is appended: a SYNCED record will say so.
+            last.file.sync();
         }
         final long next = Math.max(expected, fromSequence);
         final LogWriter writer = new LogWriter(directory, files, segmentCapacity, last, next, firstSequences);

@@ -3,15 +3,11 @@ package io.agni.store.log;
 import io.agni.api.StoreReadOnlyException;
 import io.agni.store.file.Crc;
 import io.agni.store.file.FileLayer;
-import io.agni.store.file.MappedFile;
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -26,18 +22,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * process; {@link #awaitDurable} makes it survive a power loss too. Once a write or a sync fails, every later append
  * and wait throws {@link StoreReadOnlyException}: a failed sync is never retried.
  *
- * <p>Nothing slow happens under the append lock in steady state: a full segment is handed to the next sync (it is
+ * <p>Little file work happens under the append lock: a full segment is handed to the next sync (it is
  * {@linkplain #retired retired}, still mapped, and the next {@link #awaitDurable} syncs and closes it before the
- * current one), and the next segment was made ahead of need by {@link #prepareSpare()}.
+ * current one), and the next segment was made ahead of need by {@link #prepareSpare()} or is a freed one reused
+ * ({@link SegmentFiles}).
  */
 public final class LogWriter implements AutoCloseable
 {
-    /**
-     * Freed segments kept for reuse: a reused segment needs no zeros written and synced, which at high write rates
-     * is most of what the device does for the log.
-     */
-    static final int MAX_RECYCLED = 2;
-
     /**
      * The staging buffer of a write-through log: records gathered for one write; a record that does not fit in it
      * alone (with its end marker) is written into the mapping.
@@ -51,7 +42,6 @@ public final class LogWriter implements AutoCloseable
     private static final long SYNC_SPIN_NANOS = 2_000_000;
 
     private final Path directory;
-    private final FileLayer files;
     private final int segmentCapacity;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final ReentrantLock syncLock = new ReentrantLock();
@@ -85,39 +75,23 @@ public final class LogWriter implements AutoCloseable
     private boolean closed;
     private volatile long bytesAppended;
     /**
-     * A zero-filled, synced file made ahead of need by {@link #prepareSpare()}, taken by the next roll; guarded by
-     * {@link #appendLock}.
+     * The segment files not written to: the spare made ahead of need and the freed segments kept for reuse.
      */
-    private MappedFile spare;
+    private final SegmentFiles segmentFiles;
     /**
-     * Segments a checkpoint freed, synced, renamed ({@link LogLayout#recycledFileName}) and mapped for another life,
-     * at most {@link #MAX_RECYCLED}; guarded by {@link #appendLock}. Their old records stay in them: replay tells
-     * them from new ones by their lower sequences, and every append zeroes the header after its record.
-     */
-    private final ArrayDeque<Recycled> recycled = new ArrayDeque<>();
-    /**
-     * Whether records are built in {@link #staging} and written through the file ({@link #writeThrough()}); guarded
+     * Whether records are built in {@link #staged} and written through the file ({@link #writeThrough()}); guarded
      * by {@link #appendLock}, like every field below.
      */
     private boolean writeThrough;
-    private ByteBuffer stagingMemory;
-    private UnsafeBuffer staging;
-    private Crc stagingCrc;
+    private final StagedRecords staged = new StagedRecords(MAX_STAGED);
     /**
-     * Where the record being appended is built (the mapping at its offset, or {@link #staging} after the records
+     * Where the record being appended is built (the mapping at its offset, or {@link #staged} after the records
      * staged before it), and where in the segment it goes.
      */
     private UnsafeBuffer target;
     private Crc targetCrc;
     private int fileOffset;
     private boolean targetStaged;
-    /**
-     * Records gathered in {@link #staging} and not yet written: {@code stagedBytes} of them, for the current segment
-     * from offset {@code stagedFrom}, followed by an end marker when {@code stagedMarker}.
-     */
-    private int stagedFrom;
-    private int stagedBytes;
-    private boolean stagedMarker;
     /**
      * The first sequence of every segment in the directory, by segment id; guarded by {@link #appendLock}.
      */
@@ -129,8 +103,8 @@ public final class LogWriter implements AutoCloseable
     {
         this.segments = segments;
         this.directory = directory;
-        this.files = files;
         this.segmentCapacity = segmentCapacity;
+        this.segmentFiles = new SegmentFiles(directory, files, segmentCapacity);
         this.current = last;
         this.nextSequence = nextSequence;
         this.appendedSequence = nextSequence;
@@ -176,7 +150,7 @@ public final class LogWriter implements AutoCloseable
 
     /**
      * Drops the segments whose every record has a sequence below {@code sequence}, once a snapshot holds what they
-     * did; the segment being appended to stays. Up to {@link #MAX_RECYCLED} of them are kept for reuse (synced
+     * did; the segment being appended to stays. Up to {@link SegmentFiles#MAX_RECYCLED} of them are kept for reuse (synced
      * first, so that what they hold is on the device before a new life starts in them), the rest are deleted. No
      * file is touched under the append lock.
      *
@@ -229,39 +203,8 @@ public final class LogWriter implements AutoCloseable
                 reuse = false;
             }
         }
-        for (final long id : drop)
-        {
-            final Path path = directory.resolve(LogLayout.segmentFileName(id));
-            if (reuse && wantsRecycled())
-            {
-                recycle(path, directory.resolve(LogLayout.recycledFileName(id)));
-            }
-            else
-            {
-                files.delete(path);
-            }
-        }
-        files.syncDirectory(directory);
+        segmentFiles.drop(drop, reuse, null);
         return drop.size();
-    }
-
-    private boolean wantsRecycled()
-    {
-        appendLock.lock();
-        try
-        {
-            return !closed && recycled.size() < MAX_RECYCLED;
-        }
-        finally
-        {
-            appendLock.unlock();
-        }
-    }
-
-    private void recycle(final Path path, final Path recycledPath) throws IOException
-    {
-        files.move(path, recycledPath);
-        reuse(recycledPath);
     }
 
     /**
@@ -284,22 +227,9 @@ public final class LogWriter implements AutoCloseable
             {
                 return false;
             }
-            final Long kept = keepOne && !segments.isEmpty() ? segments.lastKey() : null;
-            for (final Long id : segments.keySet())
-            {
-                final Path path = directory.resolve(LogLayout.segmentFileName(id));
-                if (id.equals(kept))
-                {
-                    // Synced by close, with only records that sequence makes old.
-                    files.move(path, directory.resolve(LogLayout.recycledFileName(id)));
-                }
-                else
-                {
-                    files.delete(path);
-                }
-            }
+            // The last segment, synced by close, holds only records that sequence makes old.
+            segmentFiles.drop(segments.keySet(), false, keepOne && !segments.isEmpty() ? segments.lastKey() : null);
             segments.clear();
-            files.syncDirectory(directory);
             return true;
         }
         finally
@@ -317,25 +247,7 @@ public final class LogWriter implements AutoCloseable
      */
     void reuse(final Path path) throws IOException
     {
-        if (wantsRecycled())
-        {
-            final MappedFile file = files.open(path);
-            appendLock.lock();
-            try
-            {
-                if (!closed && recycled.size() < MAX_RECYCLED && file.capacity() == segmentCapacity)
-                {
-                    recycled.add(new Recycled(file, path));
-                    return;
-                }
-            }
-            finally
-            {
-                appendLock.unlock();
-            }
-            file.close();
-        }
-        files.delete(path);
+        segmentFiles.reuse(path);
     }
 
     /**
@@ -529,6 +441,8 @@ public final class LogWriter implements AutoCloseable
             {
                 // Staged records reach the file first; under the append lock, so that what is counted is written.
                 flushStaged();
+                // A writer's flush may have failed since this thread last looked: its records were never written.
+                throwIfFailed();
                 synchronized (handOver)
                 {
                     targetSequence = appendedSequence;
@@ -596,43 +510,18 @@ public final class LogWriter implements AutoCloseable
 
     /**
      * Makes the next segment ahead of need, off the write path: writing a segment's zeros and syncing them is the
-     * slow part of starting one. Does nothing when a spare is ready or the log is closed or failed.
+     * slow part of starting one. Does nothing when a spare or a freed segment is ready, or the log is closed or
+     * failed.
      *
      * @throws IOException when the file cannot be made (the next roll then tries itself, and fails the log if it
      *                     cannot either).
      */
     public void prepareSpare() throws IOException
     {
-        appendLock.lock();
-        try
+        if (failure == null)
         {
-            if (spare != null || closed || failure != null)
-            {
-                return;
-            }
+            segmentFiles.prepareSpare();
         }
-        finally
-        {
-            appendLock.unlock();
-        }
-        final Path path = directory.resolve(LogReader.SPARE_NAME);
-        files.delete(path);
-        final MappedFile made = files.create(path, segmentCapacity);
-        appendLock.lock();
-        try
-        {
-            if (spare == null && !closed)
-            {
-                spare = made;
-                return;
-            }
-        }
-        finally
-        {
-            appendLock.unlock();
-        }
-        made.close();
-        files.delete(path);
     }
 
     /**
@@ -654,6 +543,16 @@ public final class LogWriter implements AutoCloseable
         {
             appendLock.unlock();
         }
+    }
+
+    /**
+     * Threads waiting for the append lock (for tests that order threads around it).
+     *
+     * @return an estimate, as {@link ReentrantLock#getQueueLength()}.
+     */
+    int appendLockQueueLength()
+    {
+        return appendLock.getQueueLength();
     }
 
     /**
@@ -724,38 +623,8 @@ public final class LogWriter implements AutoCloseable
                     }
                     retired.clear();
                 }
-                for (Recycled unused = recycled.poll(); unused != null; unused = recycled.poll())
-                {
-                    unused.file.close();
-                    try
-                    {
-                        files.delete(unused.path);
-                    }
-                    catch (final IOException ignored)
-                    {
-                        // Deleted at the next open.
-                    }
-                }
-                if (stagingMemory != null)
-                {
-                    staging.wrap(new byte[0]);
-                    BufferUtil.free(stagingMemory);
-                    stagingMemory = null;
-                    staging = null;
-                }
-                if (spare != null)
-                {
-                    spare.close();
-                    spare = null;
-                    try
-                    {
-                        files.delete(directory.resolve(LogReader.SPARE_NAME));
-                    }
-                    catch (final IOException ignored)
-                    {
-                        // Deleted at the next open.
-                    }
-                }
+                segmentFiles.close();
+                staged.free();
             }
             finally
             {
@@ -789,7 +658,7 @@ public final class LogWriter implements AutoCloseable
 
     /**
      * Starts a record at the current segment's end, in the next segment if it does not fit: in the mapping, or in
-     * {@link #staging} for a write-through log.
+     * {@link #staged} for a write-through log.
      *
      * @return the record's offset in {@link #target}.
      */
@@ -809,25 +678,14 @@ public final class LogWriter implements AutoCloseable
         final int offset;
         if (writeThrough && length <= MAX_STAGED)
         {
-            if (staging == null)
-            {
-                stagingMemory = ByteBuffer.allocateDirect(MAX_STAGED);
-                staging = new UnsafeBuffer(stagingMemory);
-                stagingCrc = new Crc(stagingMemory);
-            }
-            if (stagedBytes > 0 && stagedBytes + length > MAX_STAGED)
+            if (!staged.fits((int)length))
             {
                 flushStaged();
             }
-            if (stagedBytes == 0)
-            {
-                stagedFrom = fileOffset;
-            }
-            offset = stagedBytes;
-            stagedMarker = marker;
+            offset = staged.place(fileOffset, marker);
             targetStaged = true;
-            target = staging;
-            targetCrc = stagingCrc;
+            target = staged.buffer();
+            targetCrc = staged.crc();
         }
         else
         {
@@ -853,16 +711,14 @@ public final class LogWriter implements AutoCloseable
      */
     private void flushStaged()
     {
-        if (stagedBytes == 0)
+        if (staged.isEmpty())
         {
             return;
         }
         final LogSegment segment = current;
-        final int length = stagedBytes + (stagedMarker ? LogLayout.RECORD_HEADER_LENGTH : 0);
-        stagedBytes = 0;
         try
         {
-            segment.file.write(stagingMemory.duplicate().limit(length).position(0), stagedFrom);
+            staged.write(segment.file);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -892,7 +748,7 @@ public final class LogWriter implements AutoCloseable
         final int recordLength = (int)LogLayout.recordLength(payloadLength);
         if (targetStaged)
         {
-            stagedBytes = offset + recordLength;
+            staged.sealed(offset + recordLength);
         }
         segment.position = fileOffset + recordLength;
         bytesAppended += recordLength;
@@ -926,27 +782,7 @@ public final class LogWriter implements AutoCloseable
         final LogSegment next;
         try
         {
-            final Recycled reused = recycled.poll();
-            if (reused != null && reused.file.capacity() < capacity)
-            {
-                reused.file.close();
-                files.delete(reused.path);
-            }
-            final MappedFile ready = spare;
-            if (reused != null && reused.file.capacity() >= capacity)
-            {
-                next = publishSegment(directory, files, reused.file, reused.path, id, nextSequence);
-            }
-            else if (ready != null && ready.capacity() >= capacity)
-            {
-                spare = null;
-                next = publishSegment(directory, files, ready, directory.resolve(LogReader.SPARE_NAME), id,
-                    nextSequence);
-            }
-            else
-            {
-                next = createSegment(directory, files, id, nextSequence, capacity);
-            }
+            next = segmentFiles.next(id, nextSequence, capacity);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -964,44 +800,6 @@ public final class LogWriter implements AutoCloseable
         }
         segments.put(next.id, next.firstSequence);
         return next;
-    }
-
-    /**
-     * Creates a segment under a temporary name, zero-filled and synced with its header, then renames it and syncs
-     * the directory, so a segment file under its final name always has a whole header.
-     */
-    static LogSegment createSegment(
-        final Path directory, final FileLayer files, final long id, final long firstSequence, final long capacity)
-        throws IOException
-    {
-        final Path temporary = directory.resolve(LogLayout.segmentFileName(id) + LogReader.TEMPORARY_SUFFIX);
-        files.delete(temporary);
-        return publishSegment(directory, files, files.create(temporary, capacity), temporary, id, firstSequence);
-    }
-
-    /**
-     * Writes a segment header into a zero-filled file made under a temporary name, syncs it, and renames it to the
-     * segment's name; on failure the file is closed and deleted.
-     */
-    private static LogSegment publishSegment(
-        final Path directory, final FileLayer files, final MappedFile file, final Path temporary, final long id,
-        final long firstSequence) throws IOException
-    {
-        final Path path = directory.resolve(LogLayout.segmentFileName(id));
-        try
-        {
-            LogLayout.writeSegmentHeader(file.buffer(), new Crc(file.memory()), id, firstSequence, file.capacity());
-            file.sync();
-            files.move(temporary, path);
-            files.syncDirectory(directory);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            file.close();
-            files.delete(temporary);
-            throw ex;
-        }
-        return new LogSegment(id, firstSequence, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
     }
 
     private StoreReadOnlyException fail(final String message, final Throwable cause)
@@ -1029,12 +827,5 @@ public final class LogWriter implements AutoCloseable
             throw new StoreReadOnlyException("the store's log failed earlier: " + failed.getMessage(),
                 failed.getCause());
         }
-    }
-
-    /**
-     * A freed segment mapped for reuse, under its temporary name.
-     */
-    private record Recycled(MappedFile file, Path path)
-    {
     }
 }

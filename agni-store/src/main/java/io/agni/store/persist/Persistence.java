@@ -329,6 +329,12 @@ public final class Persistence implements AutoCloseable
         try (SnapshotWriter writer = SnapshotWriter.create(directory, files, fromSequence, now))
         {
             state.snapshot(writer, log == null);
+            if (log != null)
+            {
+                // Everything the snapshot may hold is in the log on the device before the snapshot is published:
+                // otherwise a crash could keep a snapshot that caught part of a batch whose record was lost.
+                log.sync();
+            }
             published = writer.commit();
         }
         final long previous = snapshotSequence;

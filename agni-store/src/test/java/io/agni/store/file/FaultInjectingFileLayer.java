@@ -31,6 +31,9 @@ public final class FaultInjectingFileLayer implements FileLayer
     private volatile boolean powerLost;
     private volatile IOException nextSyncFailure;
     private volatile IOException nextCreateFailure;
+    private volatile IOException nextWriteFailure;
+    private volatile java.util.concurrent.CountDownLatch writeEntered;
+    private volatile java.util.concurrent.CountDownLatch writeRelease;
 
     /**
      * Loses power: every byte not synced is gone, renames not made durable are undone, and every later sync fails.
@@ -78,6 +81,30 @@ public final class FaultInjectingFileLayer implements FileLayer
     public void failNextSync(final IOException failure)
     {
         nextSyncFailure = failure;
+    }
+
+    /**
+     * Makes the next {@link MappedFile#write} fail with {@code failure}, writing nothing.
+     *
+     * @param failure what the write throws.
+     */
+    public void failNextWrite(final IOException failure)
+    {
+        nextWriteFailure = failure;
+    }
+
+    /**
+     * Makes the next {@link MappedFile#write} count {@code entered} down, then wait for {@code release} before it
+     * goes on (and fails, if {@link #failNextWrite} was called).
+     *
+     * @param entered counted down when the write starts.
+     * @param release what the write waits for.
+     */
+    public void holdNextWrite(
+        final java.util.concurrent.CountDownLatch entered, final java.util.concurrent.CountDownLatch release)
+    {
+        writeEntered = entered;
+        writeRelease = release;
     }
 
     /**
@@ -276,6 +303,30 @@ public final class FaultInjectingFileLayer implements FileLayer
         public void write(final ByteBuffer bytes, final long position) throws IOException
         {
             checkPower();
+            final java.util.concurrent.CountDownLatch entered = writeEntered;
+            if (entered != null)
+            {
+                writeEntered = null;
+                entered.countDown();
+                try
+                {
+                    if (!writeRelease.await(30, java.util.concurrent.TimeUnit.SECONDS))
+                    {
+                        throw new IOException("the test never released the write");
+                    }
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    throw new IOException(ex);
+                }
+            }
+            final IOException failure = nextWriteFailure;
+            if (failure != null)
+            {
+                nextWriteFailure = null;
+                throw failure;
+            }
             final int length = bytes.remaining();
             buffer.putBytes((int)position, bytes, bytes.position(), length);
             bytes.position(bytes.limit());

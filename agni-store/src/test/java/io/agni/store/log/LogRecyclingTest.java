@@ -40,7 +40,7 @@ class LogRecyclingTest
         write(log, written, 0, 150);
         final long checkpoint = written.get(written.size() - 1).sequence();
         assertTrue(log.deleteSegmentsBefore(checkpoint) >= 2, "segments were freed");
-        assertEquals(LogWriter.MAX_RECYCLED, recycledFiles().size(), "the freed segments kept for reuse");
+        assertEquals(SegmentFiles.MAX_RECYCLED, recycledFiles().size(), "the freed segments kept for reuse");
 
         final int createsBefore = files.creates.get();
         // Shorter records than the first life's, so the new records end in the middle of old ones.
@@ -51,7 +51,7 @@ class LogRecyclingTest
             written.add(new Logs.Entry(LogLayout.SET, written.size() + 1, key, "n", LogLayout.NO_EXPIRY));
         }
         assertEquals(createsBefore, files.creates.get(), "the rolls took the reused segments");
-        assertTrue(recycledFiles().size() < LogWriter.MAX_RECYCLED, "a reused segment got a segment's name");
+        assertTrue(recycledFiles().size() < SegmentFiles.MAX_RECYCLED, "a reused segment got a segment's name");
 
         // As after a crash: the writer is not closed, its mappings are the page cache.
         final List<Logs.Entry> replayed = new ArrayList<>();

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,6 +78,55 @@ class LogWriterTest
             }
         }
         assertEquals(written, Logs.replay(directory, FileLayer.system(), 1));
+    }
+
+    @Test
+    void aStagedRecordWhoseWriteFailedIsNeverReportedDurable() throws Exception
+    {
+        final FaultInjectingFileLayer files = new FaultInjectingFileLayer();
+        final LogWriter log = Logs.open(directory, files);
+        log.writeThrough();
+        final long staged = Logs.set(log, "staged", "not yet written");
+        final CountDownLatch writing = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        files.holdNextWrite(writing, release);
+        files.failNextWrite(new IOException("Input/output error"));
+        final ExecutorService threads = Executors.newFixedThreadPool(2);
+        try
+        {
+            // A record too large to stage makes this writer flush the staged one first, under the append lock; that
+            // write is held, then fails.
+            final Future<?> writer = threads.submit(() -> Logs.set(log, "large", "L".repeat(LogWriter.MAX_STAGED + 1)));
+            assertTrue(writing.await(30, TimeUnit.SECONDS));
+            // A thread waiting for the staged record finds no failure yet and waits for the append lock.
+            final Future<?> waiter = threads.submit(() ->
+            {
+                log.awaitDurable(staged);
+                return null;
+            });
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!waitsForAppendLock(log) && System.nanoTime() < deadline)
+            {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            final ExecutionException writeFailed = assertThrows(ExecutionException.class, writer::get);
+            assertTrue(writeFailed.getCause() instanceof StoreReadOnlyException, writeFailed.toString());
+            final ExecutionException waitFailed = assertThrows(ExecutionException.class, waiter::get,
+                "the staged record was never written, so its wait must not succeed");
+            assertTrue(waitFailed.getCause() instanceof StoreReadOnlyException, waitFailed.toString());
+        }
+        finally
+        {
+            release.countDown();
+            threads.shutdownNow();
+            log.close();
+        }
+    }
+
+    private static boolean waitsForAppendLock(final LogWriter log)
+    {
+        return log.appendLockQueueLength() > 0;
     }
 
     @Test
