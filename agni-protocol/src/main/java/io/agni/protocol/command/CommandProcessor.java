@@ -173,16 +173,9 @@ public final class CommandProcessor
         {
             return queue(command, transaction, args, out);
         }
-        context.prepare(command, session, args, out);
-        final int mark = out.position();
         try
         {
-            command.handler().execute(context);
-        }
-        catch (final AgniException ex)
-        {
-            out.position(mark);
-            out.error(errorReply(ex));
+            run(command, session, args, out);
         }
         finally
         {
@@ -228,6 +221,14 @@ public final class CommandProcessor
      * @param out     where the reply goes.
      */
     void executeQueued(final Command command, final Session session, final RespArgs args, final RespWriter out)
+    {
+        run(command, session, args, out);
+    }
+
+    /**
+     * Runs a command's handler; an expected failure of the store replaces what it wrote with its error reply.
+     */
+    private void run(final Command command, final Session session, final RespArgs args, final RespWriter out)
     {
         context.prepare(command, session, args, out);
         final int mark = out.position();
