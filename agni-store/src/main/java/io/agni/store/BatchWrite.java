@@ -223,22 +223,37 @@ final class BatchWrite
         }
         finally
         {
-            try
+            endBatchAndUnlock(store, log, order, stamps, locked);
+        }
+    }
+
+    /**
+     * Ends a multi-key write: appends its log record, then releases the shard locks it took, in reverse, also when
+     * the append fails. The record is written also when the write was refused before anything was applied, since the
+     * batch then holds the expired entries the lookups removed on the way (replay keeps an entry's expiry as written,
+     * so the log must know they are gone).
+     *
+     * @param store  the store.
+     * @param log    the thread's recorder, {@code null} without a log.
+     * @param order  the shards locked, in the order they were.
+     * @param stamps their stamps.
+     * @param locked how many were locked.
+     */
+    static void endBatchAndUnlock(
+        final OffHeapStore store, final ChangeRecorder log, final int[] order, final long[] stamps, final int locked)
+    {
+        try
+        {
+            if (log != null)
             {
-                if (log != null)
-                {
-                    // One record for the batch's effects; also when refused before anything was applied, since the
-                    // batch then holds the expired entries the lookups removed on the way (replay keeps an entry's
-                    // expiry as written, so the log must know they are gone).
-                    log.endBatch();
-                }
+                log.endBatch();
             }
-            finally
+        }
+        finally
+        {
+            for (int j = locked - 1; j >= 0; j--)
             {
-                for (int j = locked - 1; j >= 0; j--)
-                {
-                    store.shardAt(order[j]).unlockWrite(stamps[j]);
-                }
+                store.shardAt(order[j]).unlockWrite(stamps[j]);
             }
         }
     }

@@ -181,22 +181,7 @@ final class MultiSet
         }
         finally
         {
-            try
-            {
-                if (log != null)
-                {
-                    // Also when refused or failed before any pair was linked: the batch then holds the expired
-                    // entries the checks removed on the way, which the log must know of too.
-                    log.endBatch();
-                }
-            }
-            finally
-            {
-                for (int j = locked - 1; j >= 0; j--)
-                {
-                    store.shardAt(order[j]).unlockWrite(stamps[j]);
-                }
-            }
+            BatchWrite.endBatchAndUnlock(store, log, order, stamps, locked);
         }
     }
 
