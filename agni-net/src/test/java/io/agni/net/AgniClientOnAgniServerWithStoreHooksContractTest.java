@@ -26,14 +26,9 @@ class AgniClientOnAgniServerWithStoreHooksContractTest extends AgniStoreContract
 {
     private static final int MAX_KEY_LENGTH = 4096;
     private static final int MAX_VALUE_LENGTH = 256 * 1024;
-    private static final String LIMIT_TEXT = "the server answers APPEND and SETRANGE past the value limit with " +
-        "Redis's 'ERR string exceeds maximum allowed size (proto-max-bulk-len)', which names no lengths: the client " +
-        "throws EntryTooLargeException but cannot give the store's message, which these tests compare";
 
     @RegisterExtension
-    static final ClientContractSkips SKIPS = ClientContractTests.skipsForEveryRemoteStore()
-        .skip("appendPastTheValueLimitIsRefusedAndLeavesTheValue", LIMIT_TEXT)
-        .skip("setRangePastTheValueLimitIsRefusedBeforeAnythingChanges", LIMIT_TEXT);
+    static final ClientContractSkips SKIPS = ClientContractTests.skipsForAnAgniServer();
 
     private OffHeapStore offHeapStore;
     private AgniServer server;
