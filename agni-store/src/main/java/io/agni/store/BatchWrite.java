@@ -111,7 +111,7 @@ final class BatchWrite
      * Checks every key and value against the store's limits, and the array for what each operation found, before
      * anything changes.
      */
-    static void check(final OffHeapStore store, final WriteBatch batch, final byte[] found)
+    static void check(final StoreCore store, final WriteBatch batch, final byte[] found)
     {
         if (found != null && found.length < batch.size())
         {
@@ -131,7 +131,7 @@ final class BatchWrite
      * @param found where what each operation found is reported ({@code Transactional.write}), {@code null} for
      *              nowhere.
      */
-    void run(final OffHeapStore store, final WriteBatch batch, final long now, final ThreadContext c,
+    void run(final StoreCore store, final WriteBatch batch, final long now, final ThreadContext c,
         final byte[] found)
     {
         try
@@ -149,7 +149,7 @@ final class BatchWrite
     /**
      * Hashes every key, turns relative times into absolute ones at {@code now}, and groups the operations by key.
      */
-    private void load(final OffHeapStore store, final WriteBatch batch, final long now)
+    private void load(final StoreCore store, final WriteBatch batch, final long now)
     {
         this.batch = batch;
         this.bytes = batch.buffer();
@@ -190,7 +190,7 @@ final class BatchWrite
         }
     }
 
-    private void write(final OffHeapStore store, final long now, final ThreadContext c)
+    private void write(final StoreCore store, final long now, final ThreadContext c)
     {
         final int shards = sortedShards();
         final ChangeRecorder log = c.changes;
@@ -240,7 +240,7 @@ final class BatchWrite
      * @param locked how many were locked.
      */
     static void endBatchAndUnlock(
-        final OffHeapStore store, final ChangeRecorder log, final int[] order, final long[] stamps, final int locked)
+        final StoreCore store, final ChangeRecorder log, final int[] order, final long[] stamps, final int locked)
     {
         try
         {
@@ -261,7 +261,7 @@ final class BatchWrite
     /**
      * Looks every key up once (an expired entry is removed, as every write does) and notes what it holds.
      */
-    private void findAll(final OffHeapStore store, final EntryCursor e)
+    private void findAll(final StoreCore store, final EntryCursor e)
     {
         for (int k = 0; k < keyCount; k++)
         {
@@ -391,7 +391,7 @@ final class BatchWrite
     /**
      * Grows each shard's table for the keys the batch adds.
      */
-    private void makeRoom(final OffHeapStore store, final int shards)
+    private void makeRoom(final StoreCore store, final int shards)
     {
         Arrays.fill(perShard, 0, shards, 0);
         for (int k = 0; k < keyCount; k++)
@@ -416,7 +416,7 @@ final class BatchWrite
      * compacts in place for its part, and all are written once more; a second refusal throws with nothing visible
      * changed.
      */
-    private void prepare(final OffHeapStore store, final int shards, final EntryCursor e)
+    private void prepare(final StoreCore store, final int shards, final EntryCursor e)
     {
         int refused = prepareAll(store, e);
         if (refused >= 0)
@@ -471,7 +471,7 @@ final class BatchWrite
      * @return -1 if every entry was written, else the key whose entry the budget refused; the entries written before
      * it are abandoned.
      */
-    private int prepareAll(final OffHeapStore store, final EntryCursor e)
+    private int prepareAll(final StoreCore store, final EntryCursor e)
     {
         int k = 0;
         try
@@ -523,7 +523,7 @@ final class BatchWrite
      * Drops the entries written and not linked of the keys before {@code end}, last first, so that each gives its
      * space back.
      */
-    private void abandon(final OffHeapStore store, final int end)
+    private void abandon(final StoreCore store, final int end)
     {
         for (int k = end - 1; k >= 0; k--)
         {
@@ -540,7 +540,7 @@ final class BatchWrite
     /**
      * Applies every key's effect; nothing here is refused. Each shard logs what it changes into the open batch.
      */
-    private void apply(final OffHeapStore store, final EntryCursor e)
+    private void apply(final StoreCore store, final EntryCursor e)
     {
         int k = 0;
         try
@@ -578,7 +578,7 @@ final class BatchWrite
         }
     }
 
-    private void abandonFrom(final OffHeapStore store, final int from)
+    private void abandonFrom(final StoreCore store, final int from)
     {
         for (int k = keyCount - 1; k >= from; k--)
         {

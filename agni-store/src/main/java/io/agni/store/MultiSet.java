@@ -65,7 +65,7 @@ final class MultiSet
     /**
      * Loads a batch of {@code byte[]} pairs; a repeated key keeps its last value. The lengths were checked.
      */
-    void load(final OffHeapStore store, final List<byte[]> keys, final List<byte[]> values)
+    void load(final StoreCore store, final List<byte[]> keys, final List<byte[]> values)
     {
         final int n = keys.size();
         ensure(n);
@@ -88,7 +88,7 @@ final class MultiSet
      * {@code offsets[2i + 1]}. A repeated key keeps its last value. The lengths were checked.
      */
     void load(
-        final OffHeapStore store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs)
+        final StoreCore store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs)
     {
         ensure(pairs);
         for (int i = 0; i < pairs; i++)
@@ -108,7 +108,7 @@ final class MultiSet
      *
      * @return {@code false} if the condition refused the batch.
      */
-    boolean run(final OffHeapStore store, final SetCondition condition, final ThreadContext c)
+    boolean run(final StoreCore store, final SetCondition condition, final ThreadContext c)
     {
         try
         {
@@ -120,7 +120,7 @@ final class MultiSet
         }
     }
 
-    private boolean write(final OffHeapStore store, final SetCondition condition, final ThreadContext c)
+    private boolean write(final StoreCore store, final SetCondition condition, final ThreadContext c)
     {
         final int shards = sortedShards();
         final ChangeRecorder log = c.changes;
@@ -190,7 +190,7 @@ final class MultiSet
      * so far are abandoned (unpinning their segments), each shard compacts in place for its part of the batch, and
      * the batch is written once more; a second refusal throws with nothing visible changed.
      */
-    private void writeAndLink(final OffHeapStore store, final int shards, final ThreadContext c)
+    private void writeAndLink(final StoreCore store, final int shards, final ThreadContext c)
     {
         int refused = prepareAll(store);
         if (refused >= 0)
@@ -235,7 +235,7 @@ final class MultiSet
      * @return -1 if every entry was written, else the index of the entry the budget refused; the entries written
      * before it are abandoned.
      */
-    private int prepareAll(final OffHeapStore store)
+    private int prepareAll(final StoreCore store)
     {
         int prepared = 0;
         try
@@ -269,7 +269,7 @@ final class MultiSet
      * Drops the entries {@code from} (inclusive) to {@code to} (exclusive), written and not linked, last first so
      * that each gives its space back: left pinned, their segments could never be compacted or recycled.
      */
-    private void abandon(final OffHeapStore store, final int from, final int to)
+    private void abandon(final StoreCore store, final int from, final int to)
     {
         for (int j = to - 1; j >= from; j--)
         {
@@ -320,7 +320,7 @@ final class MultiSet
     /**
      * Hashes every pair and keeps, in order, only the last pair of each key.
      */
-    private void dedupe(final OffHeapStore store, final int n)
+    private void dedupe(final StoreCore store, final int n)
     {
         for (int i = 0; i < n; i++)
         {
@@ -406,7 +406,7 @@ final class MultiSet
         return n;
     }
 
-    private Shard shard(final OffHeapStore store, final int i)
+    private Shard shard(final StoreCore store, final int i)
     {
         return store.shardAt(shardOf[i]);
     }

@@ -28,7 +28,7 @@ final class Rename
      * Renames; the caller has checked the keys' lengths and entered the gate.
      */
     static RenameResult run(
-        final OffHeapStore store,
+        final StoreCore store,
         final DirectBuffer from, final int fromOffset, final int fromLength,
         final DirectBuffer to, final int toOffset, final int toLength,
         final boolean replace, final ThreadContext c)
@@ -94,7 +94,7 @@ final class Rename
     }
 
     private static RenameResult moveLocked(
-        final OffHeapStore store,
+        final StoreCore store,
         final Shard fromShard, final long fromHash, final DirectBuffer from, final int fromOffset, final int fromLength,
         final Shard toShard, final long toHash, final DirectBuffer to, final int toOffset, final int toLength,
         final boolean replace, final ThreadContext c)
