@@ -1,5 +1,5 @@
 /**
- * RESP2, the Redis protocol, over Agrona buffers: {@link io.agni.protocol.RespDecoder},
+ * RESP2 and RESP3, the Redis protocol, over Agrona buffers: {@link io.agni.protocol.RespDecoder},
  * {@link io.agni.protocol.RespWriter}, and the command layer ({@code io.agni.protocol.command}, exported to
  * {@code io.agni.net} only) that executes Redis commands on an {@link io.agni.api.AgniStore}. No sockets: the network
  * adapter feeds it bytes.

@@ -66,6 +66,11 @@ import static io.agni.net.ClientKeywords.TIME;
  * {@code currentTimeMillis} {@code TIME}; and {@code write(WriteBatch)} is {@code MULTI}, a command per operation and
  * {@code EXEC}, in one round trip.
  *
+ * <h2>Protocol</h2>
+ * The client speaks RESP2 and sends no {@code HELLO}: every RESP server answers it, and what it reads has the same
+ * meaning in both versions. A server that also speaks RESP3 (agni's, Redis 6 and later) serves its connections in
+ * RESP2, the default.
+ *
  * <h2>Time</h2>
  * The store's clock is the <em>server's</em> ({@link #currentTimeMillis()} asks it with {@code TIME}). A relative
  * expiry ({@link ExpiryMode#AFTER}, {@link #expireAfter}) is sent as a duration ({@code PX}, {@code PEXPIRE}) that

@@ -47,8 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lettuce 7.x with its default settings against an {@link AgniServer} on an ephemeral loopback port. Lettuce opens
- * every connection with {@code HELLO 3}; agni answers {@code -NOPROTO}, so Lettuce falls back to RESP2 (with
- * {@code AUTH} when the URI has a password). Then: sync strings, counters, multi-key commands, expiry and SCAN;
+ * every connection with {@code HELLO 3} (with {@code AUTH} when the URI has a password), which switches it to RESP3.
+ * Then: sync strings, counters, multi-key commands, expiry and SCAN;
  * async commands pipelined by turning auto-flush off; binary keys and values through {@link ByteArrayCodec}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -234,14 +234,15 @@ class LettuceCompatibilityTest
     {
         try (StatefulRedisConnection<String, String> connection = client.connect())
         {
-            // Lettuce sent CLIENT SETINFO lib-name after falling back from HELLO 3, and agni kept it
+            // Lettuce sent CLIENT SETINFO lib-name after HELLO 3, and agni kept it; the connection speaks RESP3
             final String clients = connection.sync().clientList();
             assertTrue(clients.contains("lib-name=Lettuce"), clients);
+            assertTrue(clients.contains(" resp=3 "), clients);
         }
     }
 
     @Test
-    void passwordInTheUriAuthenticatesAfterTheFallback()
+    void passwordInTheUriAuthenticatesWithHello3()
     {
         try (AgniServer secured = serverOn(store).password(PASSWORD).build().start())
         {

@@ -71,13 +71,25 @@ final class RedisServerProcess implements AutoCloseable
      */
     static Path requireTool(final String name)
     {
+        return requireTool(name, "install Redis (Debian/Ubuntu: apt-get install redis-server redis-tools; " +
+            ".ci/run does it)");
+    }
+
+    /**
+     * Finds an executable on the {@code PATH}; fails the test if it is missing and {@code CI} is set, else skips it.
+     *
+     * @param name        e.g. {@code "node"}.
+     * @param installHint what to do about it, e.g. {@code "install Node.js (...)"}.
+     * @return its path.
+     */
+    static Path requireTool(final String name, final String installHint)
+    {
         final Optional<Path> found = findOnPath(name);
         if (found.isPresent())
         {
             return found.get();
         }
-        final String message = name + " is not on the PATH: install Redis (Debian/Ubuntu: apt-get install " +
-            "redis-server redis-tools; .ci/run does it) to run this test";
+        final String message = name + " is not on the PATH: " + installHint + " to run this test";
         if (System.getenv(CI_VARIABLE) != null)
         {
             fail(message + " (failing, not skipping, because " + CI_VARIABLE + " is set)");
@@ -108,6 +120,19 @@ final class RedisServerProcess implements AutoCloseable
             }
         }
         throw lastFailure;
+    }
+
+    /**
+     * Starts a {@code redis-server} on a given port (another's, stopped: a restart) and waits until it answers
+     * {@code PING}.
+     *
+     * @param port           the loopback port.
+     * @param extraArguments more configuration, e.g. {@code "--requirepass", "secret"}.
+     * @return the running server.
+     */
+    static RedisServerProcess startOn(final int port, final String... extraArguments)
+    {
+        return startOnce(requireTool("redis-server"), port, extraArguments);
     }
 
     /**

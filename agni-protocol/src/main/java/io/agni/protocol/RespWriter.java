@@ -7,7 +7,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes RESP2 replies into a direct buffer ({@link GrowableDirectBuffer}), appending at {@link #position()}.
+ * Encodes RESP2 or RESP3 replies into a direct buffer ({@link GrowableDirectBuffer}), appending at
+ * {@link #position()}.
+ *
+ * <h2>Protocol versions</h2>
+ * A writer starts in RESP2 and is switched per connection by {@code HELLO} ({@link #protocol(int)}). The reply
+ * methods write the same bytes in both versions, except those named for a RESP3 type, which write it in RESP3 and
+ * its RESP2 form otherwise, as Redis 7 does: {@link #nullBulk()} and {@link #nullArray()} ({@code _} in RESP3),
+ * {@link #mapHeader(int)} ({@code %}; a flat array of twice the count in RESP2), {@link #setHeader(int)}
+ * ({@code ~}; an array) and {@link #verbatim(CharSequence)} ({@code =} with the {@code txt:} format; a bulk
+ * string). RESP2 replies are byte for byte those of a writer that knows no RESP3.
  *
  * <h2>Memory</h2>
  * The buffer grows as needed, up to the writer's limit, and shrinks only when its owner (a connection) asks
@@ -41,6 +50,10 @@ public final class RespWriter
     private static final UnsafeBuffer NULL_ARRAY = constant("*-1\r\n");
     private static final UnsafeBuffer EMPTY_ARRAY = constant("*0\r\n");
     private static final UnsafeBuffer EMPTY_BULK = constant("$0\r\n\r\n");
+    private static final UnsafeBuffer RESP3_NULL = constant("_\r\n");
+    private static final UnsafeBuffer RESP3_EMPTY_MAP = constant("%0\r\n");
+    private static final UnsafeBuffer RESP3_EMPTY_SET = constant("~0\r\n");
+    private static final byte[] VERBATIM_TEXT_FORMAT = {'t', 'x', 't', ':'};
     private static final int SMALL_INTEGER_MIN = -2;
     private static final int SMALL_INTEGER_MAX = 16;
     private static final UnsafeBuffer[] SMALL_INTEGERS = new UnsafeBuffer[SMALL_INTEGER_MAX - SMALL_INTEGER_MIN + 1];
@@ -61,6 +74,7 @@ public final class RespWriter
     private final GrowableDirectBuffer buffer;
     private int position;
     private int bulkHeaderGuess = BULK_HEADER_GUESS;
+    private boolean resp3;
 
     /**
      * A writer with a buffer of {@link #DEFAULT_INITIAL_CAPACITY} bytes to start with, no limit and no account.
@@ -95,6 +109,31 @@ public final class RespWriter
     private static UnsafeBuffer constant(final String reply)
     {
         return new UnsafeBuffer(reply.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Returns the protocol version the replies are encoded in: 2 (the default) or 3.
+     *
+     * @return 2 or 3.
+     */
+    public int protocol()
+    {
+        return resp3 ? 3 : 2;
+    }
+
+    /**
+     * Switches the protocol version of the replies encoded from now on ({@code HELLO 2}, {@code HELLO 3}).
+     *
+     * @param version 2 or 3.
+     * @throws IllegalArgumentException for any other version.
+     */
+    public void protocol(final int version)
+    {
+        if (version != 2 && version != 3)
+        {
+            throw new IllegalArgumentException("unsupported protocol version: " + version);
+        }
+        resp3 = version == 3;
     }
 
     /**
@@ -417,13 +456,13 @@ public final class RespWriter
     }
 
     /**
-     * The null bulk string, {@code $-1}: a missing value.
+     * A missing value: the null bulk string {@code $-1} in RESP2, the null {@code _} in RESP3.
      *
      * @return this writer.
      */
     public RespWriter nullBulk()
     {
-        return raw(NULL_BULK);
+        return raw(resp3 ? RESP3_NULL : NULL_BULK);
     }
 
     /**
@@ -442,13 +481,70 @@ public final class RespWriter
     }
 
     /**
-     * The null array, {@code *-1}.
+     * The null array: {@code *-1} in RESP2, the null {@code _} in RESP3.
      *
      * @return this writer.
      */
     public RespWriter nullArray()
     {
-        return raw(NULL_ARRAY);
+        return raw(resp3 ? RESP3_NULL : NULL_ARRAY);
+    }
+
+    /**
+     * The header of a map of {@code pairs} key-value pairs: {@code %pairs} in RESP3, an array of {@code 2 * pairs}
+     * elements in RESP2; the keys and values follow, alternating.
+     *
+     * @param pairs the number of pairs, at least 0.
+     * @return this writer.
+     */
+    public RespWriter mapHeader(final int pairs)
+    {
+        if (!resp3)
+        {
+            return arrayHeader(2 * pairs);
+        }
+        return pairs == 0 ? raw(RESP3_EMPTY_MAP) : header('%', pairs);
+    }
+
+    /**
+     * The header of a set of {@code count} elements: {@code ~count} in RESP3, an array in RESP2; the elements
+     * follow.
+     *
+     * @param count the number of elements, at least 0.
+     * @return this writer.
+     */
+    public RespWriter setHeader(final int count)
+    {
+        if (!resp3)
+        {
+            return arrayHeader(count);
+        }
+        return count == 0 ? raw(RESP3_EMPTY_SET) : header('~', count);
+    }
+
+    /**
+     * Text as Redis's {@code addReplyVerbatim} sends it (INFO, CLIENT LIST): a verbatim string of format
+     * {@code txt} in RESP3 ({@code =<length + 4>}, {@code txt:}, the text), a bulk string in RESP2. The text is
+     * encoded as UTF-8; not for the hot path.
+     *
+     * @param text the text.
+     * @return this writer.
+     */
+    public RespWriter verbatim(final CharSequence text)
+    {
+        final byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        if (!resp3)
+        {
+            return bulk(bytes);
+        }
+        header('=', VERBATIM_TEXT_FORMAT.length + bytes.length);
+        ensureRemaining(VERBATIM_TEXT_FORMAT.length + bytes.length + 2);
+        buffer.putBytes(position, VERBATIM_TEXT_FORMAT);
+        position += VERBATIM_TEXT_FORMAT.length;
+        buffer.putBytes(position, bytes);
+        position += bytes.length;
+        putCrlf();
+        return this;
     }
 
     /**

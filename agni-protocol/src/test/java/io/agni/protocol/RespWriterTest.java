@@ -12,11 +12,50 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every RESP2 reply type, byte for byte, and the buffer's life: growth, compaction, reset.
+ * Every RESP2 reply type and the RESP3 types the writer knows, byte for byte, and the buffer's life: growth,
+ * compaction, reset.
  */
 class RespWriterTest
 {
     private final RespWriter writer = new RespWriter(16);
+
+    @Test
+    void resp3TypesAreTheirResp2FormsByDefault()
+    {
+        assertEquals(2, writer.protocol());
+        writer.nullBulk().nullArray().mapHeader(2).mapHeader(0).setHeader(3).setHeader(0).verbatim("a:1\r\n");
+
+        assertWritten("$-1\r\n*-1\r\n*4\r\n*0\r\n*3\r\n*0\r\n$5\r\na:1\r\n\r\n");
+    }
+
+    @Test
+    void resp3WritesNullMapSetAndVerbatimTypes()
+    {
+        writer.protocol(3);
+        writer.nullBulk().nullArray().mapHeader(2).mapHeader(0).setHeader(3).setHeader(0).verbatim("a:1\r\n")
+            .verbatim("");
+
+        assertWritten("_\r\n_\r\n%2\r\n%0\r\n~3\r\n~0\r\n=9\r\ntxt:a:1\r\n\r\n=4\r\ntxt:\r\n");
+    }
+
+    @Test
+    void resp3LeavesTheOtherRepliesAsInResp2()
+    {
+        writer.protocol(3);
+        writer.ok().integer(7).bulk(new byte[]{'x'}).arrayHeader(2).error("ERR x").simpleString("s");
+        writer.protocol(2);
+        writer.nullBulk();
+
+        assertWritten("+OK\r\n:7\r\n$1\r\nx\r\n*2\r\n-ERR x\r\n+s\r\n$-1\r\n");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = { 0, 1, 4, -3 })
+    void onlyProtocolVersions2And3AreAccepted(final int version)
+    {
+        assertEquals("unsupported protocol version: " + version,
+            assertThrows(IllegalArgumentException.class, () -> writer.protocol(version)).getMessage());
+    }
 
     @Test
     void okAndPongAreStatusReplies()

@@ -76,6 +76,18 @@ public final class CommandContext
     }
 
     /**
+     * Switches the connection to a RESP version: its session records it and its reply writer encodes in it from the
+     * next reply on ({@code HELLO}, {@code RESET}).
+     *
+     * @param version 2 or 3.
+     */
+    void protocol(final int version)
+    {
+        out.protocol(version);
+        session.protocol(version);
+    }
+
+    /**
      * Returns the store commands act on.
      *
      * @return the store commands act on.

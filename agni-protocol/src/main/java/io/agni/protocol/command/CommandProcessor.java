@@ -157,14 +157,12 @@ public final class CommandProcessor
         }
         if (!command.acceptsArgumentCount(args.count()))
         {
-            transaction.flag();
-            out.error("ERR wrong number of arguments for '" + command.name() + "' command");
+            reject(command, transaction, out, "ERR ", "wrong number of arguments for '" + command.name() + "' command");
             return Outcome.CONTINUE;
         }
         if (!session.authenticated() && !command.hasFlag(Command.FLAG_NO_AUTH) && server.authenticationRequired())
         {
-            transaction.flag();
-            out.error(NOAUTH);
+            reject(command, transaction, out, "", NOAUTH);
             return Outcome.CONTINUE;
         }
 
@@ -182,6 +180,25 @@ public final class CommandProcessor
             context.afterCommand();
         }
         return context.outcome();
+    }
+
+    /**
+     * Refuses a command before it runs, as Redis's {@code rejectCommand} does: the error dooms an open transaction;
+     * a refused {@code EXEC} instead discards the transaction and replies {@code EXECABORT Transaction discarded
+     * because of: } and the error without its {@code ERR} (also outside a transaction).
+     */
+    private static void reject(
+        final Command command, final TransactionQueue transaction, final RespWriter out, final String code,
+        final String error)
+    {
+        if (command.name().equals("exec"))
+        {
+            transaction.end();
+            out.error(TransactionRunner.EXECABORT_BECAUSE + error);
+            return;
+        }
+        transaction.flag();
+        out.error(code.isEmpty() ? error : code + error);
     }
 
     /**

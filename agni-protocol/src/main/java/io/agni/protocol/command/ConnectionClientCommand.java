@@ -11,8 +11,9 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
 /**
  * {@code CLIENT ID}, {@code INFO}, {@code LIST}, {@code GETNAME}, {@code SETNAME}, {@code SETINFO} and {@code HELP},
  * with Redis 7.2's replies and error texts: what Jedis and Lettuce send on connect to name themselves, and what
- * operators ask to see who is connected. Other subcommands get Redis's unknown-subcommand error, which those
- * clients ignore.
+ * operators ask to see who is connected; client-side caching's {@code TRACKING}, {@code TRACKINGINFO},
+ * {@code GETREDIR} and {@code CACHING} as a connection that never tracks ({@link ClientTrackingCommands}). Other
+ * subcommands get Redis's unknown-subcommand error, which those clients ignore.
  *
  * <h2>Names</h2>
  * A client name and the library attributes are shown in CLIENT LIST, which must stay splittable on spaces, so they
@@ -39,6 +40,10 @@ final class ConnectionClientCommand
         new Command("client|getname", 2, 0, 0, 0, 0, ConnectionClientCommand::clientGetName),
         new Command("client|setname", 3, 0, 0, 0, 0, ConnectionClientCommand::clientSetName),
         new Command("client|setinfo", 4, 0, 0, 0, 0, ConnectionClientCommand::clientSetInfo),
+        new Command("client|tracking", -3, 0, 0, 0, 0, ClientTrackingCommands::tracking),
+        new Command("client|trackinginfo", 2, 0, 0, 0, 0, ClientTrackingCommands::trackingInfo),
+        new Command("client|getredir", 2, 0, 0, 0, 0, ClientTrackingCommands::getRedirect),
+        new Command("client|caching", 3, 0, 0, 0, 0, ClientTrackingCommands::caching),
         new Command("client|help", 2, 0, 0, 0, 0, ConnectionClientCommand::clientHelp));
 
     private ConnectionClientCommand()
@@ -54,7 +59,7 @@ final class ConnectionClientCommand
     {
         final StringBuilder info = new StringBuilder(256);
         appendClientInfo(info, context.session(), context.clock().time());
-        context.out().bulk(info);
+        context.out().verbatim(info);
     }
 
     /**
@@ -102,7 +107,7 @@ final class ConnectionClientCommand
         {
             sessions.forEach(session -> appendClientInfo(list, session, nowMillis));
         }
-        context.out().bulk(list);
+        context.out().verbatim(list);
     }
 
     /**
@@ -133,7 +138,7 @@ final class ConnectionClientCommand
             .append(" rbp=0 obl=0 oll=0 omem=0 tot-mem=").append(query + reply + multi)
             .append(" events=r")
             .append(" cmd=").append(session.lastCommand())
-            .append(" user=default redir=-1 resp=2")
+            .append(" user=default redir=-1 resp=").append(session.protocol())
             .append(" lib-name=").append(session.libraryName())
             .append(" lib-ver=").append(session.libraryVersion())
             .append('\n');

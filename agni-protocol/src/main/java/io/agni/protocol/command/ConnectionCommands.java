@@ -14,8 +14,11 @@ import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
  * Redis 7.2's replies and error texts.
  *
  * <h2>Protocol</h2>
- * agni speaks RESP2 only. {@code HELLO} and {@code HELLO 2} answer Redis's HELLO map as a flat RESP2 array;
- * {@code HELLO 3} answers {@code NOPROTO}, on which clients that try RESP3 first (Lettuce) fall back to RESP2.
+ * A connection speaks RESP2 until {@code HELLO 3} switches it to RESP3; {@code HELLO 2} (and {@code RESET})
+ * switch it back. {@code HELLO} answers Redis 7's map (server, version, proto, id, mode, role, modules) in the
+ * version it switched to: a map in RESP3, a flat array in RESP2; {@code HELLO} without a version changes nothing.
+ * Any other version gets {@code NOPROTO}, as in Redis. What RESP3 brings that agni does not serve (client-side
+ * caching with {@code CLIENT TRACKING}, push messages) is refused with an error (docs/protocol.md).
  *
  * <h2>Authentication</h2>
  * Only the default user exists. Until a client authenticates on a server with a password, the
@@ -30,7 +33,6 @@ import static io.agni.protocol.command.Command.FLAG_NO_AUTH;
 final class ConnectionCommands
 {
     static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
-    static final String NOPROTO_RESP3 = "NOPROTO sorry, this protocol version is not supported";
     static final String NOPROTO = "NOPROTO unsupported protocol version";
     static final String HELLO_NOAUTH = "NOAUTH HELLO must be called with the client already authenticated, " +
         "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select " +
@@ -113,9 +115,18 @@ final class ConnectionCommands
     {
         final RespArgs args = context.args();
         final RespWriter out = context.out();
-        if (args.count() >= 2 && !checkProtocolVersion(context))
+        final int version;
+        if (args.count() >= 2)
         {
-            return;
+            version = protocolVersion(context);
+            if (version < 0)
+            {
+                return;
+            }
+        }
+        else
+        {
+            version = out.protocol();
         }
         String username = null;
         byte[] password = null;
@@ -160,31 +171,35 @@ final class ConnectionCommands
         {
             session.name(name);
         }
+        context.protocol(version);
         helloReply(out, session);
     }
 
-    private static boolean checkProtocolVersion(final CommandContext context)
+    /**
+     * The version HELLO asks for, 2 or 3; -1 once an error is written.
+     */
+    private static int protocolVersion(final CommandContext context)
     {
         if (!context.parseLong(1))
         {
             context.out().error("ERR Protocol version is not an integer or out of range");
-            return false;
+            return -1;
         }
         final long version = context.parsedLong();
-        if (version != 2)
+        if (version != 2 && version != 3)
         {
-            context.out().error(version == 3 ? NOPROTO_RESP3 : NOPROTO);
-            return false;
+            context.out().error(NOPROTO);
+            return -1;
         }
-        return true;
+        return (int)version;
     }
 
     private static void helloReply(final RespWriter out, final Session session)
     {
-        out.arrayHeader(14)
+        out.mapHeader(7)
             .bulk("server").bulk("agni")
             .bulk("version").bulk(ServerCommands.REDIS_VERSION)
-            .bulk("proto").integer(2)
+            .bulk("proto").integer(out.protocol())
             .bulk("id").integer(session.id())
             .bulk("mode").bulk("standalone")
             .bulk("role").bulk("master")

@@ -27,7 +27,9 @@ import static io.agni.protocol.command.Command.FLAG_WRITE;
  * carries less than Redis's table, so three fields are derived: the ACL categories from the flags only
  * ({@code @read}, {@code @write}, {@code @admin}, {@code @fast} or {@code @slow}, {@code @dangerous}), the one key
  * specification from the key range (flags {@code RW update} or {@code RO access}), and the tips are empty.
- * {@code COMMAND DOCS} is an empty array, which redis-cli accepts (it only loses its hints).
+ * {@code COMMAND DOCS} is an empty map (an empty array in RESP2), which redis-cli accepts (it only loses its hints).
+ * In RESP3 the flags, categories, tips and an empty list of subcommands are sets and each key specification a map,
+ * as Redis 7.0 sends them.
  */
 final class ServerCommandCommand
 {
@@ -99,7 +101,7 @@ final class ServerCommandCommand
 
     static void commandDocs(final CommandContext context)
     {
-        context.out().arrayHeader(0);
+        context.out().mapHeader(0);
     }
 
     /**
@@ -242,18 +244,18 @@ final class ServerCommandCommand
             .bulk(command.name())
             .integer(command.arity());
         final List<String> flags = flags(command);
-        out.arrayHeader(flags.size());
+        out.setHeader(flags.size());
         flags.forEach(out::simpleString);
         out.integer(command.firstKey()).integer(command.lastKey()).integer(command.keyStep());
         final List<String> categories = categories(command);
-        out.arrayHeader(categories.size());
+        out.setHeader(categories.size());
         categories.forEach(out::simpleString);
-        out.arrayHeader(0);
+        out.setHeader(0);
         keySpecs(out, command);
         final Subcommands subcommands = Subcommands.of(command.name());
         if (subcommands == null)
         {
-            out.arrayHeader(0);
+            out.setHeader(0);
             return;
         }
         out.arrayHeader(subcommands.commands().size());
@@ -307,18 +309,18 @@ final class ServerCommandCommand
     {
         if (command.firstKey() == 0)
         {
-            out.arrayHeader(0);
+            out.setHeader(0);
             return;
         }
         final boolean write = command.hasFlag(FLAG_WRITE);
-        out.arrayHeader(1).arrayHeader(6)
-            .bulk("flags").arrayHeader(2).simpleString(write ? "RW" : "RO").simpleString(write ? "update" : "access")
-            .bulk("begin_search").arrayHeader(4)
+        out.setHeader(1).mapHeader(3)
+            .bulk("flags").setHeader(2).simpleString(write ? "RW" : "RO").simpleString(write ? "update" : "access")
+            .bulk("begin_search").mapHeader(2)
             .bulk("type").bulk("index")
-            .bulk("spec").arrayHeader(2).bulk("index").integer(command.firstKey())
-            .bulk("find_keys").arrayHeader(4)
+            .bulk("spec").mapHeader(1).bulk("index").integer(command.firstKey())
+            .bulk("find_keys").mapHeader(2)
             .bulk("type").bulk("range")
-            .bulk("spec").arrayHeader(6)
+            .bulk("spec").mapHeader(3)
             .bulk("lastkey").integer(command.lastKey() < 0 ? command.lastKey() : command.lastKey() - command.firstKey())
             .bulk("keystep").integer(command.keyStep())
             .bulk("limit").integer(0);

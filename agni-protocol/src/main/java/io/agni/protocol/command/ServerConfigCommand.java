@@ -98,7 +98,7 @@ final class ServerConfigCommand
             values.add(parameter.value().apply(context));
         }
         final RespWriter out = context.out();
-        out.arrayHeader(2 * found.size());
+        out.mapHeader(found.size());
         for (int i = 0; i < found.size(); i++)
         {
             out.bulk(names.get(i)).bulk(values.get(i));

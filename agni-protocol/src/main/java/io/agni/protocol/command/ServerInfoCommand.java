@@ -58,7 +58,7 @@ final class ServerInfoCommand
                 infoSection(SECTIONS[i], context, stats, info);
             }
         }
-        context.out().bulk(info);
+        context.out().verbatim(info);
     }
 
     private static boolean[] infoSections(final RespArgs args)

@@ -47,6 +47,7 @@ public final class Session
     private volatile String lastCommand = "NULL";
     private volatile long queryBufferBytes;
     private volatile long replyBufferBytes;
+    private volatile int protocol = 2;
     private boolean authenticated;
     private final TransactionQueue transaction = new TransactionQueue();
 
@@ -185,6 +186,27 @@ public final class Session
     public void authenticated(final boolean authenticated)
     {
         this.authenticated = authenticated;
+    }
+
+    /**
+     * Returns the RESP version the connection speaks, 2 (the default) or 3 ({@code CLIENT LIST}'s {@code resp}).
+     *
+     * @return 2 or 3.
+     */
+    public int protocol()
+    {
+        return protocol;
+    }
+
+    /**
+     * Records the RESP version the connection speaks ({@code HELLO}, {@code RESET}); the reply writer is switched
+     * with it by {@link CommandContext#protocol(int)}.
+     *
+     * @param protocol 2 or 3.
+     */
+    void protocol(final int protocol)
+    {
+        this.protocol = protocol;
     }
 
     /**

@@ -67,8 +67,8 @@ final class TransactionCommands
     }
 
     /**
-     * RESET: the connection as it was when it connected: no transaction, no name, and not authenticated when the
-     * server has a password (Redis's {@code clearClientConnectionState}; the library name and version stay).
+     * RESET: the connection as it was when it connected: no transaction, no name, RESP2, and not authenticated when
+     * the server has a password (Redis's {@code clearClientConnectionState}; the library name and version stay).
      */
     static void reset(final CommandContext context)
     {
@@ -76,6 +76,7 @@ final class TransactionCommands
         session.transaction().end();
         session.name("");
         session.authenticated(false);
+        context.protocol(2);
         context.out().raw(RESET_REPLY);
     }
 }

@@ -22,6 +22,30 @@ class ConnectionClientCommandTest
     }
 
     @Test
+    void trackingOnIsRefusedWithAClearErrorAndOffIsOk()
+    {
+        assertEquals("-" + ClientTrackingCommands.TRACKING_REFUSED + "\r\n",
+            harness.reply("CLIENT", "TRACKING", "on", "BCAST"));
+        assertEquals("+OK\r\n", harness.reply("client", "tracking", "OFF"));
+        assertEquals("-ERR syntax error\r\n", harness.reply("CLIENT", "TRACKING", "maybe"));
+        assertEquals("-ERR wrong number of arguments for 'client|tracking' command\r\n",
+            harness.reply("CLIENT", "TRACKING"));
+    }
+
+    @Test
+    void trackingInfoGetredirAndCachingAnswerAsForAConnectionThatNeverTracks()
+    {
+        assertEquals("*6\r\n$5\r\nflags\r\n*1\r\n$3\r\noff\r\n$8\r\nredirect\r\n:-1\r\n$8\r\nprefixes\r\n*0\r\n",
+            harness.reply("CLIENT", "TRACKINGINFO"));
+        assertEquals(":-1\r\n", harness.reply("CLIENT", "GETREDIR"));
+        assertEquals("-" + ClientTrackingCommands.CACHING_WITHOUT_TRACKING + "\r\n",
+            harness.reply("CLIENT", "CACHING", "yes"));
+        harness.reply("HELLO", "3");
+        assertEquals("%3\r\n$5\r\nflags\r\n~1\r\n$3\r\noff\r\n$8\r\nredirect\r\n:-1\r\n$8\r\nprefixes\r\n*0\r\n",
+            harness.reply("CLIENT", "TRACKINGINFO"));
+    }
+
+    @Test
     void getnameIsNilUntilANameIsSet()
     {
         assertEquals("$-1\r\n", harness.reply("CLIENT", "GETNAME"));

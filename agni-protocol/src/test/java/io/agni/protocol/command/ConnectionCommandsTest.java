@@ -25,6 +25,14 @@ class ConnectionCommandsTest
         "$4\r\nmode\r\n$10\r\nstandalone\r\n" +
         "$4\r\nrole\r\n$6\r\nmaster\r\n" +
         "$7\r\nmodules\r\n*0\r\n";
+    static final String HELLO3_REPLY_ID_1 = "%7\r\n" +
+        "$6\r\nserver\r\n$4\r\nagni\r\n" +
+        "$7\r\nversion\r\n$5\r\n7.2.4\r\n" +
+        "$5\r\nproto\r\n:3\r\n" +
+        "$2\r\nid\r\n:1\r\n" +
+        "$4\r\nmode\r\n$10\r\nstandalone\r\n" +
+        "$4\r\nrole\r\n$6\r\nmaster\r\n" +
+        "$7\r\nmodules\r\n*0\r\n";
     static final String NOAUTH = "-NOAUTH Authentication required.\r\n";
     static final String WRONGPASS = "-WRONGPASS invalid username-password pair or user is disabled.\r\n";
 
@@ -101,13 +109,52 @@ class ConnectionCommandsTest
     }
 
     @Test
-    void hello3RepliesTheNoprotoTextLettuceFallsBackOn()
+    void hello3SwitchesTheConnectionToResp3AndRepliesTheHelloMap()
     {
-        assertEquals("-NOPROTO sorry, this protocol version is not supported\r\n", harness.reply("HELLO", "3"));
-        assertEquals(
-            "-NOPROTO sorry, this protocol version is not supported\r\n",
-            harness.reply("HELLO", "3", "AUTH", "default", "pw", "SETNAME", "lettuce"));
-        assertEquals("", harness.session.name());
+        assertEquals(HELLO3_REPLY_ID_1, harness.reply("HELLO", "3"));
+        assertEquals(3, harness.out.protocol());
+        assertEquals(3, harness.session.protocol());
+        assertEquals("_\r\n", harness.reply("GET", "missing"));
+        assertEquals("_\r\n", harness.reply("CLIENT", "GETNAME"));
+        assertEquals("%1\r\n$4\r\nsave\r\n$0\r\n\r\n", harness.reply("CONFIG", "GET", "save"));
+        assertEquals("%0\r\n", harness.reply("CONFIG", "GET", "no-such-parameter"));
+        assertEquals(HELLO3_REPLY_ID_1, harness.reply("HELLO"));
+        assertEquals("+OK\r\n", harness.reply("SET", "k", "v"));
+        assertEquals("*2\r\n$1\r\nv\r\n_\r\n", harness.reply("MGET", "k", "missing"));
+    }
+
+    @Test
+    void hello2SwitchesAResp3ConnectionBack()
+    {
+        harness.reply("HELLO", "3");
+        assertEquals(HELLO_REPLY_ID_1, harness.reply("HELLO", "2"));
+        assertEquals(2, harness.session.protocol());
+        assertEquals("$-1\r\n", harness.reply("GET", "missing"));
+        assertEquals("*2\r\n$4\r\nsave\r\n$0\r\n\r\n", harness.reply("CONFIG", "GET", "save"));
+    }
+
+    @Test
+    void resetSwitchesAResp3ConnectionBackToResp2()
+    {
+        harness.reply("HELLO", "3");
+        assertEquals("+RESET\r\n", harness.reply("RESET"));
+        assertEquals(2, harness.session.protocol());
+        assertEquals("$-1\r\n", harness.reply("GET", "missing"));
+    }
+
+    @Test
+    void hello3WithAuthAndSetnameAuthenticatesNamesAndSwitches()
+    {
+        try (CommandHarness secured = new CommandHarness("s3cret", 1L << 20))
+        {
+            assertEquals(WRONGPASS, secured.reply("HELLO", "3", "AUTH", "default", "wrong", "SETNAME", "lettuce"));
+            assertEquals(2, secured.out.protocol());
+            assertEquals(HELLO3_REPLY_ID_1,
+                secured.reply("HELLO", "3", "AUTH", "default", "s3cret", "SETNAME", "lettuce"));
+            assertEquals("lettuce", secured.session.name());
+            assertTrue(secured.reply("CLIENT", "INFO").startsWith("="));
+            assertTrue(secured.reply("CLIENT", "INFO").contains(" resp=3 "));
+        }
     }
 
     @ParameterizedTest
@@ -263,8 +310,9 @@ class ConnectionCommandsTest
             {
                 assertEquals(NOAUTH, secured.reply(command), String.join(" ", command));
             }
-            assertEquals("-NOPROTO sorry, this protocol version is not supported\r\n", secured.reply("HELLO", "3"));
+            assertTrue(secured.reply("HELLO", "3").startsWith("-NOAUTH HELLO must be called"));
             assertTrue(secured.reply("HELLO", "2").startsWith("-NOAUTH HELLO must be called"));
+            assertEquals(2, secured.out.protocol());
             assertEquals(WRONGPASS, secured.reply("AUTH", "wrong"));
             assertEquals("+OK\r\n", secured.reply("AUTH", "s3cret"));
 

@@ -80,6 +80,22 @@ class TransactionCommandsTest
     }
 
     @Test
+    void anExecRefusedForItsArgumentsOrAuthenticationDiscardsTheTransactionAsRedisDoes()
+    {
+        h.reply("MULTI");
+        h.reply("SET", "a", "1");
+        assertEquals("-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command\r\n",
+            h.reply("EXEC", "extra"));
+        assertEquals("-ERR EXEC without MULTI\r\n", h.reply("EXEC"));
+        assertEquals("$-1\r\n", h.reply("GET", "a"));
+        assertEquals("-EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command\r\n",
+            h.reply("EXEC", "extra"));
+        final CommandHarness locked = harness(new CommandHarness("secret", 1 << 30));
+        assertEquals("-EXECABORT Transaction discarded because of: NOAUTH Authentication required.\r\n",
+            locked.reply("EXEC"));
+    }
+
+    @Test
     void aNestedMultiIsRefusedWithoutAbortingTheTransaction()
     {
         h.reply("MULTI");
