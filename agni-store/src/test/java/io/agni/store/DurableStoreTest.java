@@ -247,7 +247,8 @@ class DurableStoreTest
         try (OffHeapStore store = open(Durability.DURABLE, files))
         {
             store.set(b("first"), b("1"));
-            files.failNextCreate(new IOException("No space left on device"));
+            // Every create fails from now on: the background thread's spare segment may be the first to try.
+            files.failCreates(new IOException("No space left on device"));
             final RuntimeException full = assertThrows(RuntimeException.class, () ->
             {
                 for (int i = 0; i < 10_000; i++)

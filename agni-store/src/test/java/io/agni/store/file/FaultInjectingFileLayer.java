@@ -31,6 +31,7 @@ public final class FaultInjectingFileLayer implements FileLayer
     private volatile boolean powerLost;
     private volatile IOException nextSyncFailure;
     private volatile IOException nextCreateFailure;
+    private volatile IOException createFailure;
     private volatile IOException nextWriteFailure;
     private volatile java.util.concurrent.CountDownLatch writeEntered;
     private volatile java.util.concurrent.CountDownLatch writeRelease;
@@ -118,6 +119,17 @@ public final class FaultInjectingFileLayer implements FileLayer
     }
 
     /**
+     * Makes every create from now on fail with {@code failure}, as a full disk does, whichever thread creates (a
+     * store's background thread makes spare log segments too, so a failure of one create could land there).
+     *
+     * @param failure what each create throws, or {@code null} to let creates succeed again.
+     */
+    public void failCreates(final IOException failure)
+    {
+        createFailure = failure;
+    }
+
+    /**
      * Syncs of files so far.
      *
      * @return the count.
@@ -136,6 +148,11 @@ public final class FaultInjectingFileLayer implements FileLayer
         {
             nextCreateFailure = null;
             throw failure;
+        }
+        final IOException always = createFailure;
+        if (always != null)
+        {
+            throw always;
         }
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))
         {
