@@ -9,7 +9,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
  * overshoots its maximum between drains and scores up to 7 points higher on web12 at 140 entries). Caffeine still
  * admits a warm candidate that loses against its victim once in 128 at random ({@code ThreadLocalRandom}, its
  * defence against hash flooding), so a replay is not repeatable: on the small orm cases runs differ by up to about
- * 1.5 points. The harness averages several runs.
+ * 3 points. The harness averages several runs.
  */
 public final class CaffeinePolicy implements Policy {
     private final Cache<Long, Boolean> cache;

@@ -15,7 +15,7 @@ import java.util.function.IntFunction;
  */
 public record PolicySpec(String label, IntFunction<Policy> factory) {
     /** The most entries an eviction passes over before it evicts regardless: the store's bound on one eviction. */
-    public static final int DEFAULT_MAX_SCAN = 64;
+    public static final int DEFAULT_MAX_SCAN = 16;
 
     /**
      * Parses a policy specification.
