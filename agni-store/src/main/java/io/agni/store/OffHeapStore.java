@@ -5,6 +5,7 @@ import io.agni.api.CheckpointStatus;
 import io.agni.api.Checkpointing;
 import io.agni.api.DeferredDurability;
 import io.agni.api.Durability;
+import io.agni.api.EvictionPolicy;
 import io.agni.api.ScanResult;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
@@ -15,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -395,6 +397,7 @@ public final class OffHeapStore extends StoreWrites
             long entries = 0;
             long expiring = 0;
             long expired = 0;
+            long evicted = 0;
             long rejected = 0;
             long live = 0;
             for (final Shard s : shards)
@@ -402,6 +405,7 @@ public final class OffHeapStore extends StoreWrites
                 entries += s.count();
                 expiring += s.expiringCount();
                 expired += s.expiredCount();
+                evicted += s.evictedCount();
                 rejected += s.rejectedCount();
                 live += s.liveBytes();
             }
@@ -411,11 +415,56 @@ public final class OffHeapStore extends StoreWrites
                 .hits(gate.hits())
                 .misses(gate.misses())
                 .expired(expired)
+                .evicted(evicted)
                 .rejectedWrites(rejected)
                 .offHeapBytes(budget.reserved())
                 .liveEntryBytes(live)
                 .budgetBytes(budget.limit())
                 .build();
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * What a write does when the budget cannot hold it ({@link OffHeapStoreBuilder#evictionPolicy}).
+     *
+     * @return the policy.
+     */
+    public EvictionPolicy evictionPolicy()
+    {
+        return evictionPolicy;
+    }
+
+    /**
+     * Changes what a write does when the budget cannot hold it, for every write that starts after this returns. Takes
+     * each shard's write lock in turn. A policy that evicts adds one byte per index slot for the read marks
+     * (docs/eviction.md); if the budget refuses them, eviction in that shard goes on without them until its index
+     * next grows.
+     *
+     * @param policy the policy.
+     */
+    public void evictionPolicy(final EvictionPolicy policy)
+    {
+        Objects.requireNonNull(policy, "policy");
+        final ThreadContext c = gate.enter();
+        try
+        {
+            for (final Shard s : shards)
+            {
+                final long stamp = s.lockWrite(null);
+                try
+                {
+                    s.evictionPolicyLocked(policy);
+                }
+                finally
+                {
+                    s.unlockWrite(stamp);
+                }
+            }
+            evictionPolicy = policy;
         }
         finally
         {

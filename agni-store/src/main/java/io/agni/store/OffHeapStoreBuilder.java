@@ -1,6 +1,7 @@
 package io.agni.store;
 
 import io.agni.api.Durability;
+import io.agni.api.EvictionPolicy;
 import io.agni.store.file.FileLayer;
 import io.agni.store.memory.DirectMemory;
 import io.agni.store.memory.OffHeapMemory;
@@ -27,6 +28,11 @@ public final class OffHeapStoreBuilder
      * How often the background expiry sweep runs by default: every 100 milliseconds.
      */
     public static final Duration DEFAULT_EXPIRY_SWEEP_INTERVAL = Duration.ofMillis(100);
+
+    /**
+     * Default for {@link #evictionPolicy(EvictionPolicy)}: refuse a write the budget cannot hold.
+     */
+    public static final EvictionPolicy DEFAULT_EVICTION_POLICY = EvictionPolicy.NO_EVICTION;
 
     /**
      * Default for {@link #checkpointLogBytes(long)}: 64 MiB.
@@ -57,6 +63,7 @@ public final class OffHeapStoreBuilder
     private FileLayer files = FileLayer.system();
     private int logSegmentBytes = Persistence.DEFAULT_SEGMENT_BYTES;
     private long checkpointLogBytes = DEFAULT_CHECKPOINT_LOG_BYTES;
+    private EvictionPolicy evictionPolicy = DEFAULT_EVICTION_POLICY;
 
     OffHeapStoreBuilder()
     {
@@ -270,6 +277,19 @@ public final class OffHeapStoreBuilder
     }
 
     /**
+     * What a write does when the budget cannot hold it: refuse it (the default), or evict entries to make room
+     * (docs/eviction.md). It can be changed while the store runs ({@link OffHeapStore#evictionPolicy(EvictionPolicy)}).
+     *
+     * @param policy the policy.
+     * @return this builder.
+     */
+    public OffHeapStoreBuilder evictionPolicy(final EvictionPolicy policy)
+    {
+        this.evictionPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
      * Validates the settings and opens a store.
      *
      * @return the open store; the caller must {@link OffHeapStore#close()} it.
@@ -354,6 +374,7 @@ public final class OffHeapStoreBuilder
         }
 
         return new OffHeapStore(new StoreConfig(shards, maxMemoryBytes, keyLimit, valueLimit, clock,
-            expirySweepIntervalMs, directory, effectiveDurability, files, logSegmentBytes, checkpointLogBytes));
+            expirySweepIntervalMs, directory, effectiveDurability, files, logSegmentBytes, checkpointLogBytes,
+            evictionPolicy));
     }
 }

@@ -112,8 +112,9 @@ final class Rename
         }
         if (!targetPresent)
         {
-            // growing the table moves slots, not entries: the source cursor stays valid
-            toShard.ensureRoomLocked(1);
+            // growing the table moves slots, not entries, and eviction leaves the source's segment alone: the
+            // source cursor stays valid
+            toShard.ensureRoomLocked(1, toShard == fromShard ? source.segmentId : 0);
         }
         final long location = toShard.copyInLocked(to, toOffset, toLength, source,
             toShard == fromShard ? source.segmentId : 0, store.maxValueLength());

@@ -1,6 +1,7 @@
 package io.agni.store;
 
 import io.agni.api.Durability;
+import io.agni.api.EvictionPolicy;
 import io.agni.store.file.FileLayer;
 import org.agrona.concurrent.EpochClock;
 
@@ -20,6 +21,7 @@ import java.nio.file.Path;
  * @param files                 the file layer.
  * @param logSegmentBytes       the length of a new log segment.
  * @param checkpointLogBytes    the log growth below which no automatic checkpoint runs.
+ * @param evictionPolicy        what a write does when the budget refuses it, at first.
  */
 record StoreConfig(
     int shards,
@@ -32,6 +34,7 @@ record StoreConfig(
     Durability durability,
     FileLayer files,
     int logSegmentBytes,
-    long checkpointLogBytes)
+    long checkpointLogBytes,
+    EvictionPolicy evictionPolicy)
 {
 }

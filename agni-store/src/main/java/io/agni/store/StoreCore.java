@@ -2,6 +2,7 @@ package io.agni.store;
 
 import io.agni.api.AgniStore;
 import io.agni.api.CapacityExceededException;
+import io.agni.api.EvictionPolicy;
 import io.agni.api.StoreStats;
 import io.agni.api.Transactional;
 import io.agni.api.WriteBatch;
@@ -65,6 +66,10 @@ abstract class StoreCore implements AgniStore, Transactional
      */
     final ThreadLocal<BatchWrite> batchWrites = ThreadLocal.withInitial(BatchWrite::new);
     final String name;
+    /**
+     * The policy every shard was last given; written under every shard's write lock.
+     */
+    volatile EvictionPolicy evictionPolicy;
 
     StoreCore(final StoreConfig config)
     {
@@ -79,6 +84,7 @@ abstract class StoreCore implements AgniStore, Transactional
         this.gate = new OperationGate(name);
         this.memory = new OffHeapMemory(budget, gate.contexts());
         this.shards = new Shard[config.shards()];
+        this.evictionPolicy = config.evictionPolicy();
         this.shardMask = config.shards() - 1;
         this.scan = new StoreScan(shards);
         this.exclusive = new ExclusiveSection(shards, gate);
@@ -87,6 +93,7 @@ abstract class StoreCore implements AgniStore, Transactional
             for (int i = 0; i < shards.length; i++)
             {
                 shards[i] = new Shard(memory, clock, seed);
+                shards[i].evictionPolicyLocked(config.evictionPolicy());
             }
         }
         catch (final RuntimeException ex)

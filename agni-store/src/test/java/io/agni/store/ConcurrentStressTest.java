@@ -2,6 +2,7 @@ package io.agni.store;
 
 import io.agni.api.AgniStore;
 import io.agni.api.ExpireCondition;
+import io.agni.api.EvictionPolicy;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
@@ -176,6 +177,71 @@ class ConcurrentStressTest
 
             assertTrue(reads.get() >= 2000, "readers ran: " + reads.get());
             assertEquals(keys, store.size());
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void writersFarPastTheBudgetEvictWhileReadersNeverSeeAWrongValue() throws InterruptedException
+    {
+        final Workers workers = new Workers("writersFarPastTheBudgetEvictWhileReadersNeverSeeAWrongValue");
+        final int keys = 20_000;
+        final int writes = 40_000;
+        final long budget = 1 << 20;
+        final AtomicInteger writersLeft = new AtomicInteger(2);
+        final AtomicLong reads = new AtomicLong();
+        final AtomicLong found = new AtomicLong();
+        try (OffHeapStore store = TestStores.builder(4, TestStores.clock()).maxMemory(budget)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).build())
+        {
+            workers
+                .add(2, w ->
+                {
+                    // writer w owns the keys k with k % 2 == w; about 12 times the budget in all
+                    final SplittableRandom random = new SplittableRandom(w);
+                    try
+                    {
+                        for (int i = 1; i <= writes && workers.running(); i++)
+                        {
+                            final int k = 2 * random.nextInt(keys / 2) + w;
+                            store.set(sizedKey(k), SelfCheckingValue.encode(k, i, 12 + random.nextInt(600)));
+                            assertTrue(store.stats().offHeapBytes() <= budget);
+                        }
+                    }
+                    finally
+                    {
+                        writersLeft.decrementAndGet();
+                    }
+                })
+                .add(2, r ->
+                {
+                    final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(64);
+                    final SplittableRandom random = new SplittableRandom(100 + r);
+                    int n = 0;
+                    int hits = 0;
+                    while ((writersLeft.get() > 0 || n < 1000) && workers.running())
+                    {
+                        final int k = random.nextInt(keys);
+                        final byte[] key = sizedKey(k);
+                        final int length = store.get(new UnsafeBuffer(key), 0, key.length, dst, 3);
+                        if (length >= 0)
+                        {
+                            SelfCheckingValue.check(k, dst, 3, length);
+                            hits++;
+                        }
+                        n++;
+                    }
+                    reads.addAndGet(n);
+                    found.addAndGet(hits);
+                })
+                .start()
+                .join(45, TimeUnit.SECONDS);
+
+            assertTrue(reads.get() >= 2000, "readers ran: " + reads.get());
+            assertTrue(found.get() > 0, "readers found values: " + found.get());
+            assertTrue(store.stats().evicted() > 0, "evicted: " + store.stats().evicted());
+            assertEquals(0, store.stats().rejectedWrites());
             store.verifyIntegrity();
         }
     }

@@ -1,6 +1,7 @@
 package io.agni.bench.adapter;
 
 import io.agni.api.Durability;
+import io.agni.api.EvictionPolicy;
 import io.agni.store.OffHeapStore;
 import io.agni.store.OffHeapStoreBuilder;
 
@@ -37,6 +38,12 @@ public enum StoreKind
      * directory under {@code java.io.tmpdir}, zero-copy path.
      */
     AGNI_DURABLE_ZC("agni-durable-zc", "OffHeapStore, default shards, Durability.DURABLE, zero-copy path"),
+
+    /**
+     * OffHeapStore with the default shard count and {@code EvictionPolicy.ALL_KEYS} (reads set eviction marks), in a
+     * budget that holds the benchmark's keys, zero-copy path.
+     */
+    AGNI_EVICTING_ZC("agni-evicting-zc", "OffHeapStore, default shards, EvictionPolicy.ALL_KEYS, zero-copy path"),
 
     /**
      * {@link java.util.concurrent.ConcurrentHashMap} keyed by a byte-array wrapper.
@@ -112,7 +119,7 @@ public enum StoreKind
     public boolean isAgni()
     {
         return this == AGNI_ZC || this == AGNI_1SHARD_ZC || this == AGNI_BYTES || this == AGNI_1SHARD_BYTES ||
-            this == AGNI_DURABLE_ZC;
+            this == AGNI_DURABLE_ZC || this == AGNI_EVICTING_ZC;
     }
 
     /**
@@ -144,6 +151,9 @@ public enum StoreKind
             case AGNI_DURABLE_ZC -> DurableDirectory.open(directory ->
                 OffHeapStore.builder().shards(OffHeapStoreBuilder.defaultShards()).maxMemory(BUDGET_BYTES)
                     .directory(directory).durability(Durability.DURABLE).build());
+            case AGNI_EVICTING_ZC -> new AgniZeroCopyAdapter(OffHeapStore.builder()
+                .shards(OffHeapStoreBuilder.defaultShards()).maxMemory(BUDGET_BYTES)
+                .evictionPolicy(EvictionPolicy.ALL_KEYS).build());
             case CHM -> new ConcurrentHashMapAdapter(expectedEntries);
             case CHM_PREKEYED ->
                 new ConcurrentHashMapAdapter(expectedEntries, ConcurrentHashMapAdapter.Lookup.PREKEYED_COPY);

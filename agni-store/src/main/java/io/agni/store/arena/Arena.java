@@ -57,6 +57,10 @@ public final class Arena
     private long regularBytes;
     private long regularLive;
     private long liveBytes;
+    /**
+     * The count {@link Segment#age} is taken from.
+     */
+    private long ages;
 
     /**
      * An empty arena.
@@ -121,6 +125,7 @@ public final class Arena
             recycle(h);
         }
         head = next;
+        next.age = ++ages;
         next.used = length;
         return location(next.id, 0);
     }
@@ -262,6 +267,72 @@ public final class Arena
     }
 
     /**
+     * The segment eviction looks at next: the oldest ({@link Segment#age}) that holds live entries and is neither the
+     * spare, pinned, nor {@code excludedId}; the head only when no other is left.
+     *
+     * @param excludedId   a segment id to skip (0 for none): the one holding an entry the caller still reads.
+     * @param volatileOnly whether only segments holding entries with an expiry time will do.
+     * @return the segment, or {@code null} if there is none.
+     */
+    public Segment evictionVictim(final int excludedId, final boolean volatileOnly)
+    {
+        Segment best = null;
+        for (int i = 1; i < nextId; i++)
+        {
+            final Segment s = segments[i];
+            if (s != null && s != spare && s != head && candidate(s, excludedId, volatileOnly) &&
+                (best == null || s.age < best.age))
+            {
+                best = s;
+            }
+        }
+        if (best == null && head != null && candidate(head, excludedId, volatileOnly))
+        {
+            best = head;
+        }
+        return best;
+    }
+
+    private static boolean candidate(final Segment s, final int excludedId, final boolean volatileOnly)
+    {
+        return s.pins == 0 && s.id != excludedId && s.live > 0 && (!volatileOnly || s.volatileEntries > 0);
+    }
+
+    /**
+     * Counts a live entry with an expiry time in or out of its segment, wherever one is written, dies, moves or
+     * changes its expiry flag in place.
+     *
+     * @param segmentId the entry's segment.
+     * @param delta     +1 or -1.
+     */
+    public void countVolatile(final int segmentId, final int delta)
+    {
+        segments[segmentId].volatileEntries += delta;
+    }
+
+    /**
+     * Gives a segment whose entries eviction passed over a second chance: it becomes the youngest.
+     *
+     * @param s a segment.
+     */
+    public void renew(final Segment s)
+    {
+        s.age = ++ages;
+    }
+
+    /**
+     * Whether an entry of {@code length} bytes (a regular one) can be placed without a new segment from the budget.
+     *
+     * @param length the entry's length.
+     * @return {@code true} if the head's free tail or the spare holds it.
+     */
+    public boolean hasRoomFor(final int length)
+    {
+        return (head != null && head.capacity() - head.used >= length) ||
+            (spare != null && spare.capacity() >= length);
+    }
+
+    /**
      * Records that a segment's live entries were slid to its start, leaving {@code used} bytes in use, and makes
      * it the head if its free tail is now larger than the head's.
      *
@@ -278,6 +349,7 @@ public final class Arena
         if (head == null || s.capacity() - used > head.capacity() - head.used)
         {
             head = s;
+            s.age = ++ages;
         }
     }
 
@@ -490,6 +562,7 @@ public final class Arena
         {
             return NO_SPACE;
         }
+        s.age = ++ages;
         s.used = length;
         return location(s.id, 0);
     }
@@ -591,6 +664,7 @@ public final class Arena
         {
             s.used = 0;
             s.live = 0;
+            s.volatileEntries = 0;
             spare = s;
         }
         else if (spare.capacity() < s.capacity())
@@ -598,6 +672,7 @@ public final class Arena
             final Segment old = spare;
             s.used = 0;
             s.live = 0;
+            s.volatileEntries = 0;
             spare = s;
             release(old);
         }

@@ -37,6 +37,15 @@ public final class Segment
      * segment alone, since it could not find their slots.
      */
     int pins;
+    /**
+     * When the segment last became the head, or was given a second chance by eviction, on the arena's count: the
+     * lowest is the oldest, which eviction looks at first.
+     */
+    long age;
+    /**
+     * Live entries here that have an expiry time: where {@code VOLATILE} eviction looks.
+     */
+    int volatileEntries;
 
     Segment(final int id, final UnsafeBuffer buffer, final boolean dedicated)
     {
@@ -63,6 +72,16 @@ public final class Segment
     public int used()
     {
         return used;
+    }
+
+    /**
+     * Live entries here that have an expiry time.
+     *
+     * @return the count.
+     */
+    public int volatileEntries()
+    {
+        return volatileEntries;
     }
 
     /**

@@ -23,15 +23,75 @@ public final class IndexTable
     public final int mask;
 
     /**
-     * A table over memory holding {@code capacity} slots.
+     * One byte per slot that a read sets when it finds the slot's entry and eviction clears when it passes it
+     * (docs/eviction.md), or {@code null} in a store that does not evict. A mark travels with its slot word when
+     * the slot moves. Readers write it with a plain store, and only when it is 0, so an entry read often costs no
+     * store at all; a mark a racing writer moves or loses is a hint lost, never a wrong value.
+     */
+    public final UnsafeBuffer marks;
+
+    /**
+     * A table over memory holding {@code capacity} slots, without marks.
      *
      * @param slots    zeroed memory of {@code capacity * 8} bytes.
      * @param capacity a power of two.
      */
     public IndexTable(final UnsafeBuffer slots, final int capacity)
     {
+        this(slots, capacity, null);
+    }
+
+    /**
+     * A table over memory holding {@code capacity} slots and, for a store that evicts, their marks.
+     *
+     * @param slots    zeroed memory of {@code capacity * 8} bytes.
+     * @param capacity a power of two.
+     * @param marks    zeroed memory of {@code capacity} bytes, or {@code null}.
+     */
+    public IndexTable(final UnsafeBuffer slots, final int capacity, final UnsafeBuffer marks)
+    {
         this.slots = slots;
         this.mask = capacity - 1;
+        this.marks = marks;
+    }
+
+    /**
+     * Records that a read found the entry of slot {@code index}: sets its mark if the table has marks and the mark
+     * is not set yet. Safe under an optimistic stamp (the table's memory stays allocated while a reader may hold it).
+     *
+     * @param index a slot index of this table.
+     */
+    public void markRead(final int index)
+    {
+        final UnsafeBuffer m = marks;
+        if (m != null && m.getByte(index) == 0)
+        {
+            m.putByte(index, (byte)1);
+        }
+    }
+
+    /**
+     * Whether a slot's mark is set; the caller holds the write lock.
+     *
+     * @param index the slot index.
+     * @return {@code false} also for a table without marks.
+     */
+    public boolean marked(final int index)
+    {
+        return marks != null && marks.getByte(index) != 0;
+    }
+
+    /**
+     * Clears a slot's mark; the caller holds the write lock.
+     *
+     * @param index the slot index.
+     */
+    public void clearMark(final int index)
+    {
+        if (marks != null)
+        {
+            marks.putByte(index, (byte)0);
+        }
     }
 
     /**
@@ -98,11 +158,16 @@ public final class IndexTable
             if (((next - home) & mask) >= ((next - hole) & mask))
             {
                 put(hole, slot);
+                if (marks != null)
+                {
+                    marks.putByte(hole, marks.getByte(next));
+                }
                 hole = next;
             }
             next = (next + 1) & mask;
         }
         put(hole, IndexLayout.EMPTY);
+        clearMark(hole);
     }
 
     /**
@@ -119,6 +184,8 @@ public final class IndexTable
             i = (i + 1) & mask;
         }
         put(i, slot);
+        // a reader that raced the slot's last removal may have marked it: a new key starts unread
+        clearMark(i);
         return i;
     }
 }

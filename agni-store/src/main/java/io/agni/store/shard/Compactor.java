@@ -69,6 +69,10 @@ final class Compactor
     private final Arena arena;
     private final long seed;
     private final EntryCursor moveCursor = new EntryCursor();
+    /**
+     * Evicts when compaction cannot make room and the shard's policy says so; set once by the shard.
+     */
+    Evictor evictor;
 
     /**
      * Where the next step looks in the victim; every entry before it is dead. Valid only while the arena's mark
@@ -207,12 +211,19 @@ final class Compactor
         arena.onWritten(segmentId, length);
         shard.table().put(index, IndexLayout.slot(tag, segmentId, to));
         arena.onMoved(victim, offset, length);
+        if (m.hasExpiry())
+        {
+            arena.countVolatile(segmentId, 1);
+            arena.countVolatile(victim.id, -1);
+        }
         return true;
     }
 
     /**
      * Reserves arena space for an entry; when the budget refuses a segment, compacts in place (skipping
-     * {@code excludedSegmentId}, 0 for none) and tries once more.
+     * {@code excludedSegmentId}, 0 for none), or failing that evicts if the shard's policy evicts
+     * ({@link Evictor}), and tries once more. Eviction removes slots, so a caller holding a slot index finds it
+     * again afterwards ({@link ShardTable#removals}).
      *
      * @param length the entry's length; {@link Arena#allocate} refuses one that is not a positive int.
      * @return the location ({@code segmentId << 32 | offset}) or {@link Arena#NO_SPACE}.
@@ -220,11 +231,16 @@ final class Compactor
     long allocate(final long length, final int excludedSegmentId)
     {
         final long location = arena.allocate(length);
-        if (location != Arena.NO_SPACE || !reclaimInPlace((int)length, excludedSegmentId))
+        if (location != Arena.NO_SPACE)
         {
             return location;
         }
-        return arena.allocate(length);
+        if (reclaimInPlace((int)length, excludedSegmentId) ||
+            evictor.makeRoom((int)Math.min(length, Integer.MAX_VALUE), excludedSegmentId))
+        {
+            return arena.allocate(length);
+        }
+        return Arena.NO_SPACE;
     }
 
     /**
@@ -277,7 +293,7 @@ final class Compactor
         }
     }
 
-    private void compactInPlace(final Segment victim)
+    void compactInPlace(final Segment victim)
     {
         final EntryCursor m = moveCursor;
         final int end = victim.used();
@@ -306,7 +322,7 @@ final class Compactor
         arena.onCompactedInPlace(victim, write);
     }
 
-    private int findSlot(final long slot)
+    int findSlot(final long slot)
     {
         final IndexTable t = shard.table();
         int i = t.home(IndexLayout.tagOf(slot));

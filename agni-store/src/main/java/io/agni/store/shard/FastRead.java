@@ -183,6 +183,7 @@ final class FastRead
                     return SLOW_PATH;
                 }
                 dst.putBytes(dstOffset, buffer, valueAt, valueLength);
+                table.markRead(i);
                 return valueLength;
             }
         }

@@ -33,6 +33,7 @@ final class ShardIntegrity
         int slots = 0;
         int withExpiry = 0;
         long liveFromIndex = 0;
+        final int[] volatileBySegment = new int[segments.length];
         for (int i = 0; i <= table.mask; i++)
         {
             final long slot = table.get(i);
@@ -60,11 +61,20 @@ final class ShardIntegrity
             if (e.hasExpiry())
             {
                 withExpiry++;
+                volatileBySegment[segmentId]++;
             }
             liveFromIndex += e.length;
         }
         check(slots == count, "count=" + count + " but the index holds " + slots);
         check(withExpiry == expiring, "expiring=" + expiring + " but the index holds " + withExpiry);
+        for (final Segment s : segments)
+        {
+            if (s != null)
+            {
+                check(s.volatileEntries() == volatileBySegment[s.id], "segment " + s.id + " counts " +
+                    s.volatileEntries() + " entries with an expiry time, the index reaches " + volatileBySegment[s.id]);
+            }
+        }
         check(liveFromIndex == arena.liveBytes(),
             "live bytes=" + arena.liveBytes() + " but the index reaches " + liveFromIndex);
         check(arena.sumSegmentLive() == arena.liveBytes(),

@@ -423,6 +423,7 @@ public abstract class ShardReads extends ShardStorage
         {
             return EXPIRED;
         }
+        t.markRead(r);
         if (!copySlice)
         {
             return e.valueLength;

@@ -82,6 +82,7 @@ abstract class ShardStorage extends ShardTable
             source.buffer, source.valueOffset, source.valueLength, 0, source.buffer, 0, 0,
             hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
+        countVolatile(segmentId, hasExpiry, 1);
         arena.pin(segmentId);
         return location;
     }
@@ -130,6 +131,7 @@ abstract class ShardStorage extends ShardTable
         p += keyLength;
         buffer.putBytes(p, value, valueOffset, valueLength);
         arena.onWritten(segmentId, length);
+        countVolatile(segmentId, hasExpiry, 1);
         arena.pin(segmentId);
         return location;
     }
@@ -153,6 +155,7 @@ abstract class ShardStorage extends ShardTable
     {
         final int length = (int)EntryLayout.length(keyLength, valueLength, hasExpiry);
         arena.unpin(Arena.segmentIdOf(location));
+        countVolatile(Arena.segmentIdOf(location), hasExpiry, -1);
         arena.onAbandoned(Arena.segmentIdOf(location), Arena.offsetOf(location), length);
     }
 
@@ -424,6 +427,7 @@ abstract class ShardStorage extends ShardTable
             if (old.hasExpiry() != hasExpiry)
             {
                 expiring += hasExpiry ? 1 : -1;
+                arena.countVolatile(old.segmentId, hasExpiry ? 1 : -1);
             }
             logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
             return;
@@ -432,12 +436,15 @@ abstract class ShardStorage extends ShardTable
         {
             ensureRoomForNewKeys(1);
         }
+        final long removalsBefore = removals;
         final long location = compactor.allocate(entryLength, i >= 0 ? old.segmentId : 0);
         if (location == Arena.NO_SPACE)
         {
             rejected++;
             throw capacityExceeded(entryLength);
         }
+        // Eviction may have shifted the old entry's slot back (its segment was left alone, so its slot word holds).
+        final int slotIndex = i >= 0 && removals != removalsBefore ? compactor.findSlot(old.slot) : i;
         final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
@@ -445,7 +452,8 @@ abstract class ShardStorage extends ShardTable
         writeEntry(buffer, offset, key, keyOffset, keyLength,
             value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
-        link(i, IndexLayout.slot(tag, segmentId, offset), old, hasExpiry);
+        countVolatile(segmentId, hasExpiry, 1);
+        link(slotIndex, IndexLayout.slot(tag, segmentId, offset), old, hasExpiry);
         logWritten(buffer, offset + EntryLayout.headerLength(keyLength, valueLength, hasExpiry), keyLength,
             valueLength, hasExpiry, expireAt);
         compactor.afterWrite(length);
@@ -486,6 +494,7 @@ abstract class ShardStorage extends ShardTable
             if (old.hasExpiry())
             {
                 expiring--;
+                arena.countVolatile(old.segmentId, -1);
             }
             arena.onDead(old.segmentId, old.offset, old.length);
         }
@@ -497,6 +506,14 @@ abstract class ShardStorage extends ShardTable
         if (hasExpiry)
         {
             expiring++;
+        }
+    }
+
+    private void countVolatile(final int segmentId, final boolean hasExpiry, final int delta)
+    {
+        if (hasExpiry)
+        {
+            arena.countVolatile(segmentId, delta);
         }
     }
 

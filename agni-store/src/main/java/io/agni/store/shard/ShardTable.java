@@ -1,6 +1,7 @@
 package io.agni.store.shard;
 
 import io.agni.api.CapacityExceededException;
+import io.agni.api.EvictionPolicy;
 import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.Segment;
@@ -50,12 +51,24 @@ abstract class ShardTable
     final long seed;
     final Arena arena;
     final Compactor compactor;
+    final Evictor evictor;
     IndexTable table;
     int count;
     int expiring;
     long expired;
     long rejected;
     int sweepCursor;
+    /**
+     * What a write does when the budget refuses it; guarded by the write lock. A policy that evicts keeps read marks
+     * in the index ({@link IndexTable#marks}).
+     */
+    EvictionPolicy evictionPolicy = EvictionPolicy.NO_EVICTION;
+    long evicted;
+    /**
+     * Slots removed since the shard was made: a write that held a slot index across an allocation, which may evict
+     * (and so shift slots back), finds its slot again when this moved.
+     */
+    long removals;
     /**
      * Where the thread holding the write lock logs its changes; {@code null} when the store keeps no log or the
      * holder's changes need none. Set by {@code acquireWrite} on every acquisition.
@@ -70,6 +83,8 @@ abstract class ShardTable
         this.arena = new Arena(memory);
         this.table = newTable(INITIAL_SLOTS);
         this.compactor = new Compactor(this, arena, seed);
+        this.evictor = new Evictor(this, arena, compactor, seed);
+        compactor.evictor = evictor;
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -168,7 +183,20 @@ abstract class ShardTable
      */
     public void ensureRoomLocked(final int newKeys)
     {
-        ensureRoomForNewKeys(newKeys);
+        ensureRoomForNewKeys(newKeys, 0);
+    }
+
+    /**
+     * {@link #ensureRoomLocked(int)} for a caller that still reads an entry of this shard (rename within a shard):
+     * if making room evicts, that entry's segment is left alone.
+     *
+     * @param newKeys           keys to add.
+     * @param excludedSegmentId the segment of the entry the caller reads, 0 for none.
+     * @throws CapacityExceededException if the budget refuses; nothing visible changed.
+     */
+    public void ensureRoomLocked(final int newKeys, final int excludedSegmentId)
+    {
+        ensureRoomForNewKeys(newKeys, excludedSegmentId);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -327,16 +355,20 @@ abstract class ShardTable
      */
     public void clearLocked()
     {
-        final UnsafeBuffer fresh = memory.allocate(INITIAL_SLOTS * IndexLayout.SLOT_BYTES);
+        final IndexTable fresh = allocateTable(INITIAL_SLOTS);
         final IndexTable old = table;
         if (fresh == null)
         {
             old.slots.setMemory(0, old.slots.capacity(), (byte)0);
+            if (old.marks != null)
+            {
+                old.marks.setMemory(0, old.marks.capacity(), (byte)0);
+            }
         }
         else
         {
-            table = new IndexTable(fresh, INITIAL_SLOTS);
-            memory.retire(old.slots);
+            table = fresh;
+            retireTable(old);
         }
         arena.releaseAll(false);
         count = 0;
@@ -352,6 +384,10 @@ abstract class ShardTable
     {
         arena.releaseAll(true);
         memory.free(table.slots);
+        if (table.marks != null)
+        {
+            memory.free(table.marks);
+        }
         count = 0;
         expiring = 0;
     }
@@ -424,7 +460,7 @@ abstract class ShardTable
      */
     public long heldBytes()
     {
-        return arena.heldBytes() + table.slots.capacity();
+        return arena.heldBytes() + tableBytes(table);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -515,10 +551,12 @@ abstract class ShardTable
             log.delete(e.buffer, e.keyOffset, e.keyLength);
         }
         table.removeAt(i);
+        removals++;
         count--;
         if (e.hasExpiry())
         {
             expiring--;
+            arena.countVolatile(e.segmentId, -1);
         }
         arena.onDead(e.segmentId, e.offset, e.length);
     }
@@ -530,6 +568,11 @@ abstract class ShardTable
      *                                   {@link IndexLayout#MAX_SLOTS}; nothing changed.
      */
     final void ensureRoomForNewKeys(final int newKeys)
+    {
+        ensureRoomForNewKeys(newKeys, 0);
+    }
+
+    private void ensureRoomForNewKeys(final int newKeys, final int excludedSegmentId)
     {
         final long needed = (long)count + newKeys;
         int capacity = table.capacity();
@@ -547,34 +590,132 @@ abstract class ShardTable
                     ", max slots per shard=" + IndexLayout.MAX_SLOTS + "; use more shards");
             }
         }
-        final UnsafeBuffer buffer = memory.allocate(capacity * IndexLayout.SLOT_BYTES);
-        if (buffer == null)
+        final IndexTable grown = allocateTable(capacity);
+        if (grown == null)
         {
+            if (evictor.makeRoomForKeys(newKeys, excludedSegmentId))
+            {
+                return;
+            }
             rejected++;
-            throw capacityExceeded((long)capacity * IndexLayout.SLOT_BYTES);
+            throw capacityExceeded(tableBytes(capacity, evictionPolicy.evicts()));
         }
-        final IndexTable grown = new IndexTable(buffer, capacity);
         final IndexTable old = table;
+        final boolean marks = old.marks != null && grown.marks != null;
         for (int j = 0; j <= old.mask; j++)
         {
             final long slot = old.get(j);
             if (slot != IndexLayout.EMPTY)
             {
-                grown.insertNew(slot);
+                final int k = grown.insertNew(slot);
+                if (marks && old.marked(j))
+                {
+                    grown.markRead(k);
+                }
             }
         }
         table = grown;
-        memory.retire(old.slots);
+        retireTable(old);
+    }
+
+    /**
+     * Sets what a write does when the budget refuses it, and adds or drops the index's read marks to match; the
+     * caller holds the write lock. If the budget refuses the marks, eviction goes on without them (every entry
+     * counts as not read) until the table next grows.
+     *
+     * @param policy the policy.
+     */
+    public void evictionPolicyLocked(final EvictionPolicy policy)
+    {
+        evictionPolicy = policy;
+        final IndexTable t = table;
+        if (policy.evicts() && t.marks == null)
+        {
+            final UnsafeBuffer marks = memory.allocate(t.capacity());
+            if (marks != null)
+            {
+                table = new IndexTable(t.slots, t.capacity(), marks);
+            }
+        }
+        else if (!policy.evicts() && t.marks != null)
+        {
+            table = new IndexTable(t.slots, t.capacity(), null);
+            memory.retire(t.marks);
+        }
+    }
+
+    /**
+     * Whether {@code newKeys} more keys fit the table within its load factor of 3/4.
+     *
+     * @param newKeys keys to add.
+     * @return {@code true} if no growth is needed.
+     */
+    final boolean keysFit(final int newKeys)
+    {
+        return ((long)count + newKeys) * 4 <= (long)table.capacity() * 3;
+    }
+
+    /**
+     * Entries this shard evicted.
+     *
+     * @return a count since the shard was made.
+     */
+    public long evictedCount()
+    {
+        return evicted;
     }
 
     private IndexTable newTable(final int slots)
     {
-        final UnsafeBuffer buffer = memory.allocate(slots * IndexLayout.SLOT_BYTES);
-        if (buffer == null)
+        final IndexTable t = allocateTable(slots);
+        if (t == null)
         {
-            throw capacityExceeded((long)slots * IndexLayout.SLOT_BYTES);
+            throw capacityExceeded(tableBytes(slots, evictionPolicy.evicts()));
         }
-        return new IndexTable(buffer, slots);
+        return t;
+    }
+
+    /**
+     * An empty table of {@code capacity} slots, with marks if the policy evicts; {@code null} if the budget refuses.
+     */
+    private IndexTable allocateTable(final int capacity)
+    {
+        final UnsafeBuffer slots = memory.allocate(capacity * IndexLayout.SLOT_BYTES);
+        if (slots == null)
+        {
+            return null;
+        }
+        if (!evictionPolicy.evicts())
+        {
+            return new IndexTable(slots, capacity);
+        }
+        final UnsafeBuffer marks = memory.allocate(capacity);
+        if (marks == null)
+        {
+            // never published: no reader can hold it
+            memory.free(slots);
+            return null;
+        }
+        return new IndexTable(slots, capacity, marks);
+    }
+
+    private void retireTable(final IndexTable t)
+    {
+        memory.retire(t.slots);
+        if (t.marks != null)
+        {
+            memory.retire(t.marks);
+        }
+    }
+
+    private static long tableBytes(final IndexTable t)
+    {
+        return t.slots.capacity() + (t.marks == null ? 0 : t.marks.capacity());
+    }
+
+    private static long tableBytes(final int capacity, final boolean marks)
+    {
+        return (long)capacity * IndexLayout.SLOT_BYTES + (marks ? capacity : 0);
     }
 
     final CapacityExceededException capacityExceeded(final long requested)

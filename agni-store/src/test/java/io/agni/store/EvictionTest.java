@@ -1,0 +1,276 @@
+package io.agni.store;
+
+import io.agni.api.CapacityExceededException;
+import io.agni.api.EvictionPolicy;
+import io.agni.api.ExpiryMode;
+import io.agni.api.SetCondition;
+import io.agni.api.StoreStats;
+import org.agrona.concurrent.CachedEpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Eviction at the budget (docs/eviction.md): what is evicted, what never is, and that the budget holds.
+ */
+class EvictionTest
+{
+    private static final long BUDGET = 1 << 20;
+
+    private static byte[] key(final int id)
+    {
+        return ("key:" + id).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static OffHeapStore store(final int shards, final EvictionPolicy policy, final CachedEpochClock clock)
+    {
+        return TestStores.builder(shards, clock).maxMemory(BUDGET).maxKeyLength(64).maxValueLength(4096)
+            .evictionPolicy(policy).build();
+    }
+
+    @Test
+    void writingTenTimesTheBudgetEvictsAndNeverHoldsMoreOrReturnsAWrongValue()
+    {
+        final Random random = new Random(20);
+        try (OffHeapStore store = store(4, EvictionPolicy.ALL_KEYS, TestStores.clock()))
+        {
+            final int[] generation = new int[20_000];
+            long written = 0;
+            int writes = 0;
+            while (written < 10 * BUDGET)
+            {
+                final int id = random.nextInt(generation.length);
+                final int length = 10 + random.nextInt(991);
+                store.set(key(id), SelfCheckingValue.encode(id, ++generation[id], length));
+                written += length;
+                writes++;
+                final StoreStats stats = store.stats();
+                final long soFar = written;
+                assertTrue(stats.offHeapBytes() <= BUDGET, () -> "held " + stats.offHeapBytes() + " after " + soFar);
+                final byte[] last = store.get(key(id));
+                assertNotNull(last, "the value just written is there");
+                assertEquals(generation[id], SelfCheckingValue.check(id, new UnsafeBuffer(last), 0, last.length));
+                if (writes % 97 == 0)
+                {
+                    final int other = random.nextInt(generation.length);
+                    final byte[] read = store.get(key(other));
+                    if (read != null)
+                    {
+                        assertEquals(generation[other],
+                            SelfCheckingValue.check(other, new UnsafeBuffer(read), 0, read.length),
+                            "a value present is the last one written for its key");
+                    }
+                }
+            }
+            final StoreStats stats = store.stats();
+            assertTrue(stats.evicted() > 0, "evicted: " + stats.evicted());
+            assertEquals(0, stats.rejectedWrites());
+            assertTrue(stats.entries() < generation.length, "entries: " + stats.entries());
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void withoutEvictionTheSameWritesAreRefused()
+    {
+        try (OffHeapStore store = store(1, EvictionPolicy.NO_EVICTION, TestStores.clock()))
+        {
+            assertThrows(CapacityExceededException.class, () ->
+            {
+                for (int id = 0; id < 100_000; id++)
+                {
+                    store.set(key(id), SelfCheckingValue.encode(id, 1, 500));
+                }
+            });
+            assertEquals(0, store.stats().evicted());
+        }
+    }
+
+    @Test
+    void entriesReadSinceEvictionLastPassedSurviveAStreamOfNewOnes()
+    {
+        try (OffHeapStore store = store(1, EvictionPolicy.ALL_KEYS, TestStores.clock()))
+        {
+            final int hot = 200;
+            for (int id = 0; id < hot; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 200));
+            }
+            // A stream of keys written once, ten times what the store holds, with the hot keys read all along.
+            for (int id = hot; id < hot + 50_000; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 200));
+                final int write = id;
+                assertNotNull(store.get(key(id % hot)), () -> "hot key lost at write " + write);
+            }
+            assertTrue(store.stats().evicted() > 40_000, "evicted: " + store.stats().evicted());
+            for (int id = 0; id < hot; id++)
+            {
+                assertNotNull(store.get(key(id)), "hot key " + id);
+            }
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void volatileEvictsOnlyEntriesWithAnExpiryAndThenRefuses()
+    {
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = store(1, EvictionPolicy.VOLATILE, clock))
+        {
+            final List<Integer> persistent = new ArrayList<>();
+            int id = 0;
+            for (; id < 600; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 500));
+                persistent.add(id);
+            }
+            final long later = clock.time() + 3_600_000;
+            for (; id < 10_000; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 500), SetCondition.ALWAYS, ExpiryMode.AT, later);
+            }
+            assertTrue(store.stats().evicted() > 0);
+            for (final int p : persistent)
+            {
+                assertNotNull(store.get(key(p)), "an entry without expiry is never evicted: " + p);
+            }
+            // Once no entry with an expiry is left, a write that needs room is refused.
+            assertThrows(CapacityExceededException.class, () ->
+            {
+                for (int i = 0; i < 10_000; i++)
+                {
+                    store.set(key(1_000_000 + i), SelfCheckingValue.encode(1_000_000 + i, 1, 500));
+                }
+            });
+            for (final int p : persistent)
+            {
+                assertNotNull(store.get(key(p)), "still there: " + p);
+            }
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void expiredEntriesGoBeforeAnyLiveOne()
+    {
+        final CachedEpochClock clock = TestStores.clock();
+        try (OffHeapStore store = store(1, EvictionPolicy.ALL_KEYS, clock))
+        {
+            final long soon = clock.time() + 1_000;
+            int id = 0;
+            while (store.stats().offHeapBytes() < BUDGET * 3 / 4)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 400), SetCondition.ALWAYS, ExpiryMode.AT, soon);
+                id++;
+            }
+            final int expiring = id;
+            clock.advance(2_000);
+            for (int i = 0; i < expiring; i++)
+            {
+                store.set(key(1_000_000 + i), SelfCheckingValue.encode(1_000_000 + i, 1, 400));
+            }
+            final StoreStats stats = store.stats();
+            assertEquals(0, stats.evicted(), "only expired entries had to go: " + stats);
+            assertTrue(stats.expired() > 0);
+            for (int i = 0; i < expiring; i++)
+            {
+                assertNotNull(store.get(key(1_000_000 + i)), "live entry " + i);
+            }
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void thePolicyCanBeChangedWhileTheStoreRuns()
+    {
+        try (OffHeapStore store = store(2, EvictionPolicy.NO_EVICTION, TestStores.clock()))
+        {
+            int id = 0;
+            try
+            {
+                while (true)
+                {
+                    store.set(key(id), SelfCheckingValue.encode(id, 1, 300));
+                    id++;
+                }
+            }
+            catch (final CapacityExceededException expected)
+            {
+                // full
+            }
+            final int full = id;
+            store.evictionPolicy(EvictionPolicy.ALL_KEYS);
+            assertEquals(EvictionPolicy.ALL_KEYS, store.evictionPolicy());
+            for (int i = 0; i < full; i++)
+            {
+                store.set(key(full + i), SelfCheckingValue.encode(full + i, 1, 300));
+            }
+            assertTrue(store.stats().evicted() > 0);
+            store.evictionPolicy(EvictionPolicy.NO_EVICTION);
+            assertThrows(CapacityExceededException.class, () ->
+            {
+                for (int i = 0; i < 100_000; i++)
+                {
+                    store.set(key(5_000_000 + i), SelfCheckingValue.encode(5_000_000 + i, 1, 300));
+                }
+            });
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void anEvictedKeyStaysGoneAfterAReopen(@TempDir final Path directory)
+    {
+        final List<Integer> evicted = new ArrayList<>();
+        final List<Integer> kept = new ArrayList<>();
+        final int keys = 6_000;
+        try (OffHeapStore store = TestStores.builder(1, TestStores.clock()).maxMemory(BUDGET)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build())
+        {
+            for (int id = 0; id < keys; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 400));
+            }
+            for (int id = 0; id < keys; id++)
+            {
+                if (store.get(key(id)) == null)
+                {
+                    evicted.add(id);
+                }
+                else
+                {
+                    kept.add(id);
+                }
+            }
+            assertFalse(evicted.isEmpty());
+            store.closeWithoutCheckpoint();
+        }
+        try (OffHeapStore reopened = TestStores.builder(1, TestStores.clock()).maxMemory(BUDGET)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build())
+        {
+            for (final int id : evicted)
+            {
+                assertNull(reopened.get(key(id)), "evicted key " + id + " came back from the log");
+            }
+            for (final int id : kept)
+            {
+                assertNotNull(reopened.get(key(id)), "kept key " + id + " lost");
+            }
+            reopened.verifyIntegrity();
+        }
+    }
+}
