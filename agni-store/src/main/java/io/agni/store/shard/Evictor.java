@@ -64,21 +64,7 @@ final class Evictor
      */
     boolean makeRoom(final int length, final int excludedSegmentId)
     {
-        final EvictionPolicy policy = shard.evictionPolicy;
-        if (!policy.evicts() || length > Arena.LARGE_ENTRY_BYTES)
-        {
-            return false;
-        }
-        for (int n = 0; n <= MAX_SEGMENTS && !arena.hasRoomFor(length); n++)
-        {
-            final Segment victim = arena.evictionVictim(excludedSegmentId, policy.volatileOnly());
-            if (victim == null)
-            {
-                break;
-            }
-            clean(victim, policy, n == MAX_SEGMENTS);
-        }
-        return arena.hasRoomFor(length);
+        return length <= Arena.LARGE_ENTRY_BYTES && evictUntilRoom(length, 0, excludedSegmentId);
     }
 
     /**
@@ -91,12 +77,22 @@ final class Evictor
      */
     boolean makeRoomForKeys(final int newKeys, final int excludedSegmentId)
     {
+        return evictUntilRoom(0, newKeys, excludedSegmentId);
+    }
+
+    /**
+     * Cleans the oldest segments until an entry of {@code length} bytes fits the arena (when {@code length > 0}) or
+     * {@code newKeys} more keys fit the index (otherwise): at most {@link #MAX_SEGMENTS} honouring marks, then one
+     * more without regard to them.
+     */
+    private boolean evictUntilRoom(final int length, final int newKeys, final int excludedSegmentId)
+    {
         final EvictionPolicy policy = shard.evictionPolicy;
         if (!policy.evicts())
         {
             return false;
         }
-        for (int n = 0; n <= MAX_SEGMENTS && !shard.keysFit(newKeys); n++)
+        for (int n = 0; n <= MAX_SEGMENTS && !roomFor(length, newKeys); n++)
         {
             final Segment victim = arena.evictionVictim(excludedSegmentId, policy.volatileOnly());
             if (victim == null)
@@ -105,7 +101,12 @@ final class Evictor
             }
             clean(victim, policy, n == MAX_SEGMENTS);
         }
-        return shard.keysFit(newKeys);
+        return roomFor(length, newKeys);
+    }
+
+    private boolean roomFor(final int length, final int newKeys)
+    {
+        return length > 0 ? arena.hasRoomFor(length) : shard.keysFit(newKeys);
     }
 
     /**
