@@ -27,6 +27,11 @@ final class SegmentFiles
     private final FileLayer files;
     private final int segmentCapacity;
     private MappedFile spare;
+    /**
+     * Whether a roll took the spare and is renaming its file: until it is done, the spare's path is that roll's,
+     * and {@link #prepareSpare} must not delete or make a file there.
+     */
+    private boolean spareInHand;
     private final ArrayDeque<Recycled> recycled = new ArrayDeque<>();
     private boolean closed;
 
@@ -54,10 +59,12 @@ final class SegmentFiles
         synchronized (this)
         {
             reused = recycled.poll();
-            ready = spare != null && spare.capacity() >= capacity ? spare : null;
-            if (ready != null && (reused == null || reused.file.capacity() < capacity))
+            final MappedFile fits = spare != null && spare.capacity() >= capacity ? spare : null;
+            ready = fits != null && (reused == null || reused.file.capacity() < capacity) ? fits : null;
+            if (ready != null)
             {
                 spare = null;
+                spareInHand = true;
             }
         }
         if (reused != null && reused.file.capacity() >= capacity)
@@ -71,8 +78,18 @@ final class SegmentFiles
         }
         if (ready != null)
         {
-            return publishSegment(directory, files, ready, directory.resolve(LogReader.SPARE_NAME), id,
-                firstSequence);
+            try
+            {
+                return publishSegment(directory, files, ready, directory.resolve(LogReader.SPARE_NAME), id,
+                    firstSequence);
+            }
+            finally
+            {
+                synchronized (this)
+                {
+                    spareInHand = false;
+                }
+            }
         }
         return createSegment(directory, files, id, firstSequence, capacity);
     }
@@ -86,7 +103,7 @@ final class SegmentFiles
     {
         synchronized (this)
         {
-            if (spare != null || !recycled.isEmpty() || closed)
+            if (spare != null || spareInHand || !recycled.isEmpty() || closed)
             {
                 return;
             }
