@@ -90,9 +90,4 @@ final class CommandRecorder
         }
         return total;
     }
-
-    int length()
-    {
-        return counts.length;
-    }
 }
