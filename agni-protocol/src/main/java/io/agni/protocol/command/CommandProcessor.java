@@ -180,7 +180,7 @@ public final class CommandProcessor
         session.commandExecuted(command.name(), nowMillis);
         if (transaction.isOpen() && !command.hasFlag(Command.FLAG_NOT_QUEUED))
         {
-            return queue(command, transaction, args, out, mark(out));
+            return queue(command, transaction, args, out, out.position());
         }
         try
         {
@@ -220,11 +220,6 @@ public final class CommandProcessor
         out.error(transaction.tooLargeError());
         countError(out, mark);
         return Outcome.CONTINUE;
-    }
-
-    private static int mark(final RespWriter out)
-    {
-        return out.position();
     }
 
     /**
@@ -285,7 +280,7 @@ public final class CommandProcessor
      * Runs a command's handler; an expected failure of the store replaces what it wrote with its error reply. Then
      * counts the call (under its subcommand's name when it had one): its time, and whether it replied an error.
      * The two reads of {@link System#nanoTime()} are the only cost of the statistics beyond a few array writes
-     * (docs/operations.md, "INFO").
+     * (docs/operations.md, "Monitoring").
      */
     private void run(final Command command, final Session session, final RespArgs args, final RespWriter out)
     {
