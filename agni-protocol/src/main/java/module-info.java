@@ -8,6 +8,8 @@ module io.agni.protocol
 {
     requires transitive io.agni.api;
     requires org.agrona;
+    // INFO's cpu section reads the command threads' CPU time (ThreadMXBean)
+    requires java.management;
 
     exports io.agni.protocol;
     // The server's command table is agni-net's business, not its users': exported to agni-net only.

@@ -144,7 +144,12 @@ public final class AgniServer implements AutoCloseable
         }
         serverChannel = channel;
         this.loops = loops;
-        context.started(localAddress.getPort(), config.clock.time());
+        final long[] threadIds = new long[loops.length];
+        for (int i = 0; i < loops.length; i++)
+        {
+            threadIds[i] = loops[i].thread().getId();
+        }
+        context.started(localAddress.getPort(), config.clock.time(), threadIds);
         for (final EventLoop loop : loops)
         {
             loop.start();

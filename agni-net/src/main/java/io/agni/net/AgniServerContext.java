@@ -2,6 +2,7 @@ package io.agni.net;
 
 import io.agni.protocol.ProtocolLimits;
 import io.agni.protocol.command.ServerContext;
+import io.agni.protocol.command.ServerStatistics;
 import io.agni.protocol.command.Session;
 
 import java.security.MessageDigest;
@@ -58,6 +59,9 @@ final class AgniServerContext implements ServerContext
      * {@link ServerFaults#NONE} but in tests; set before the server's threads start, which publishes it to them.
      */
     ServerFaults faults = ServerFaults.NONE;
+    private final ServerStatistics statistics = new ServerStatistics();
+    // the event loops' thread ids, set once when the server starts: read by INFO on any loop
+    private volatile long[] commandThreadIds = new long[0];
     private volatile long startTimeMillis;
     private volatile int tcpPort;
 
@@ -73,8 +77,9 @@ final class AgniServerContext implements ServerContext
         this.clientMemory = new ClientMemory(config.maxClientMemory);
     }
 
-    void started(final int port, final long startTimeMillis)
+    void started(final int port, final long startTimeMillis, final long[] commandThreadIds)
     {
+        this.commandThreadIds = commandThreadIds;
         this.startTimeMillis = startTimeMillis;
         this.tcpPort = port;
     }
@@ -241,6 +246,30 @@ final class AgniServerContext implements ServerContext
     public long evictedClients()
     {
         return clientMemory.evictedClients();
+    }
+
+    @Override
+    public ServerStatistics statistics()
+    {
+        return statistics;
+    }
+
+    @Override
+    public long totalConnectionsReceived()
+    {
+        return totalConnectionsReceived.get();
+    }
+
+    @Override
+    public long rejectedConnections()
+    {
+        return rejectedConnections.get();
+    }
+
+    @Override
+    public long[] commandThreadIds()
+    {
+        return commandThreadIds.clone();
     }
 
     int connectedClients()

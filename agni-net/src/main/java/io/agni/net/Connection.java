@@ -383,6 +383,7 @@ final class Connection implements RespDecoder.Listener
         try
         {
             writer.error("ERR " + message);
+            server.statistics().error("ERR");
         }
         catch (final BufferLimitException ex)
         {

@@ -49,6 +49,22 @@ final class ClientContractSkips implements ExecutionCondition
     }
 
     /**
+     * Skips several tests by name, for one reason.
+     *
+     * @param reason why they cannot pass against this store.
+     * @param names  the test methods' names.
+     * @return this.
+     */
+    ClientContractSkips skipAll(final String reason, final String... names)
+    {
+        for (final String name : names)
+        {
+            skip(name, reason);
+        }
+        return this;
+    }
+
+    /**
      * Skips the cases of a parameterized test whose display name contains a fragment.
      *
      * @param name        the test method's name.

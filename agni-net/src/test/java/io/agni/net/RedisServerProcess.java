@@ -338,7 +338,7 @@ final class RedisServerProcess implements AutoCloseable
         }
     }
 
-    private static void deleteRecursively(final Path directory)
+    static void deleteRecursively(final Path directory)
     {
         try (Stream<Path> paths = Files.walk(directory))
         {

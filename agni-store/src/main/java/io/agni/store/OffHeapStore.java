@@ -5,6 +5,7 @@ import io.agni.api.CheckpointStatus;
 import io.agni.api.Checkpointing;
 import io.agni.api.DeferredDurability;
 import io.agni.api.Durability;
+import io.agni.api.Evicting;
 import io.agni.api.EvictionPolicy;
 import io.agni.api.ScanResult;
 import io.agni.api.StoreClosedException;
@@ -41,7 +42,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * As {@link Transactional} it runs transactions (docs/architecture.md, "Exclusive sections").
  */
 public final class OffHeapStore extends StoreWrites
-    implements AgniStore, Checkpointing, DeferredDurability, Transactional
+    implements AgniStore, Checkpointing, DeferredDurability, Transactional, Evicting
 {
     /**
      * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
@@ -433,6 +434,7 @@ public final class OffHeapStore extends StoreWrites
      *
      * @return the policy.
      */
+    @Override
     public EvictionPolicy evictionPolicy()
     {
         return evictionPolicy;
@@ -446,6 +448,7 @@ public final class OffHeapStore extends StoreWrites
      *
      * @param policy the policy.
      */
+    @Override
     public void evictionPolicy(final EvictionPolicy policy)
     {
         Objects.requireNonNull(policy, "policy");

@@ -53,6 +53,11 @@ public final class CommandContext
     private Outcome outcome = Outcome.CONTINUE;
     private long longValue;
     TransactionRunner transactions;
+    ServerStatistics statistics;
+    /** The command the statistics count this call under: the command, its subcommand, or null for none. */
+    Command countedCommand;
+    /** Whether the counted command was refused before it ran (a subcommand's wrong arity). */
+    boolean countedRejected;
 
     CommandContext(
         final AgniStore store, final ServerContext server, final CommandTable table, final EpochClock clock,
@@ -69,6 +74,8 @@ public final class CommandContext
     void prepare(final Command command, final Session session, final RespArgs args, final RespWriter out)
     {
         this.command = command;
+        this.countedCommand = command;
+        this.countedRejected = false;
         this.session = session;
         this.args = args;
         this.out = out;
@@ -85,6 +92,38 @@ public final class CommandContext
     {
         out.protocol(version);
         session.protocol(version);
+    }
+
+    /**
+     * Counts this call as a call of a subcommand (Redis 7 keeps {@code config|get} apart from {@code config}).
+     *
+     * @param subcommand the subcommand that runs.
+     */
+    void countAs(final Command subcommand)
+    {
+        countedCommand = subcommand;
+    }
+
+    /**
+     * Counts this call as a subcommand refused before it ran, or, with {@code null}, not at all (an unknown
+     * subcommand, which Redis counts only as an error reply).
+     *
+     * @param subcommand the subcommand, or {@code null}.
+     */
+    void countRejected(final Command subcommand)
+    {
+        countedCommand = subcommand;
+        countedRejected = true;
+    }
+
+    /**
+     * Returns the statistics of the server, or of this processor when the server keeps none.
+     *
+     * @return the statistics {@code INFO} reports.
+     */
+    ServerStatistics statistics()
+    {
+        return statistics;
     }
 
     /**

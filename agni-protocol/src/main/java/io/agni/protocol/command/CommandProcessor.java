@@ -54,6 +54,8 @@ public final class CommandProcessor
     private final ServerContext server;
     private final EpochClock clock;
     private final CommandContext context;
+    private final ServerStatistics statistics;
+    private final CommandRecorder recorder;
 
     /**
      * A processor over the standard command table.
@@ -104,6 +106,11 @@ public final class CommandProcessor
             Objects.requireNonNull(store, "store"), server, table, clock,
             Objects.requireNonNull(scratchMemory, "scratchMemory"));
         this.context.transactions = new TransactionRunner(this, context, table);
+        final ServerStatistics shared = server.statistics();
+        final CommandRecorder sharedRecorder = shared == null ? null : shared.recorder(table);
+        this.statistics = sharedRecorder != null ? shared : new ServerStatistics();
+        this.recorder = sharedRecorder != null ? sharedRecorder : statistics.recorder(table);
+        this.context.statistics = statistics;
     }
 
     /**
@@ -152,7 +159,9 @@ public final class CommandProcessor
         if (command == null)
         {
             transaction.flag();
+            final int mark = out.position();
             unknownCommand(args, out);
+            countError(out, mark);
             return Outcome.CONTINUE;
         }
         if (!command.acceptsArgumentCount(args.count()))
@@ -169,7 +178,7 @@ public final class CommandProcessor
         session.commandExecuted(command.name(), nowMillis);
         if (transaction.isOpen() && !command.hasFlag(Command.FLAG_NOT_QUEUED))
         {
-            return queue(command, transaction, args, out);
+            return queue(command, transaction, args, out, out.position());
         }
         try
         {
@@ -185,33 +194,43 @@ public final class CommandProcessor
     /**
      * Refuses a command before it runs, as Redis's {@code rejectCommand} does: the error dooms an open transaction;
      * a refused {@code EXEC} instead discards the transaction and replies {@code EXECABORT Transaction discarded
-     * because of: } and the error without its {@code ERR} (also outside a transaction).
+     * because of: } and the error without its {@code ERR} (also outside a transaction). Counted as a rejected call of
+     * the command and an error reply (INFO's commandstats and errorstats).
      */
-    private static void reject(
+    private void reject(
         final Command command, final TransactionQueue transaction, final RespWriter out, final String code,
         final String error)
     {
+        final int mark = out.position();
         if (command.name().equals("exec"))
         {
             transaction.end();
             out.error(TransactionRunner.EXECABORT_BECAUSE + error);
-            return;
         }
-        transaction.flag();
-        out.error(code.isEmpty() ? error : code + error);
+        else
+        {
+            transaction.flag();
+            out.error(code.isEmpty() ? error : code + error);
+        }
+        countError(out, mark);
+        final int id = table.statsId(command);
+        if (id >= 0)
+        {
+            recorder.rejected(id);
+        }
     }
 
     /**
      * Inside {@code MULTI}: queues the command (a copy) and replies {@code +QUEUED}, or refuses it, which dooms the
      * transaction, as Redis's {@code processCommand} does.
      */
-    private static Outcome queue(
-        final Command command, final TransactionQueue transaction, final RespArgs args, final RespWriter out)
+    private Outcome queue(
+        final Command command, final TransactionQueue transaction, final RespArgs args, final RespWriter out,
+        final int mark)
     {
         if (command.hasFlag(Command.FLAG_NO_MULTI))
         {
-            transaction.flag();
-            out.error(TransactionRunner.NOT_IN_TRANSACTION);
+            reject(command, transaction, out, "", TransactionRunner.NOT_IN_TRANSACTION);
             return Outcome.CONTINUE;
         }
         final int queued = transaction.add(args);
@@ -225,7 +244,32 @@ public final class CommandProcessor
             return Outcome.EVICT;
         }
         out.error(transaction.tooLargeError());
+        countError(out, mark);
         return Outcome.CONTINUE;
+    }
+
+    private void countError(final RespWriter out, final int mark)
+    {
+        if (out.position() > mark && out.buffer().getByte(mark) == '-')
+        {
+            statistics.error(out.buffer(), mark, out.position());
+        }
+    }
+
+    /**
+     * Counts a command that an {@code EXEC} wrote as part of one batch: a call that took its share of the batch's
+     * time. Only this processor's thread.
+     *
+     * @param command the command.
+     * @param nanos   its share of the batch's time.
+     */
+    void countBatched(final Command command, final long nanos)
+    {
+        final int id = table.statsId(command);
+        if (id >= 0)
+        {
+            recorder.called(id, nanos, false);
+        }
     }
 
     /**
@@ -243,12 +287,16 @@ public final class CommandProcessor
     }
 
     /**
-     * Runs a command's handler; an expected failure of the store replaces what it wrote with its error reply.
+     * Runs a command's handler; an expected failure of the store replaces what it wrote with its error reply. Then
+     * counts the call (under its subcommand's name when it had one): its time, and whether it replied an error.
+     * The two reads of {@link System#nanoTime()} are the only cost of the statistics beyond a few array writes
+     * (docs/operations.md, "Monitoring").
      */
     private void run(final Command command, final Session session, final RespArgs args, final RespWriter out)
     {
         context.prepare(command, session, args, out);
         final int mark = out.position();
+        final long start = System.nanoTime();
         try
         {
             command.handler().execute(context);
@@ -257,6 +305,32 @@ public final class CommandProcessor
         {
             out.position(mark);
             out.error(errorReply(ex));
+        }
+        final long nanos = System.nanoTime() - start;
+        Command counted = command;
+        boolean rejected = false;
+        if (context.command() == command)
+        {
+            // no command of a transaction ran inside this one (EXEC's own prepare() would have replaced it)
+            counted = context.countedCommand;
+            rejected = context.countedRejected;
+        }
+        final boolean failed = out.position() > mark && out.buffer().getByte(mark) == '-';
+        if (failed)
+        {
+            statistics.error(out.buffer(), mark, out.position());
+        }
+        final int id = counted == null ? -1 : table.statsId(counted);
+        if (id >= 0)
+        {
+            if (rejected)
+            {
+                recorder.rejected(id);
+            }
+            else
+            {
+                recorder.called(id, nanos, failed);
+            }
         }
     }
 

@@ -24,6 +24,10 @@ public final class CommandTable
     private final byte[][] names;
     private final int mask;
     private final List<Command> commands;
+    private final List<String> statsNames;
+    private final Command[] statsKeys;
+    private final int[] statsIds;
+    private final int statsMask;
 
     private CommandTable(final List<Command> commands)
     {
@@ -53,6 +57,37 @@ public final class CommandTable
         final List<Command> sorted = new ArrayList<>(commands);
         sorted.sort((a, b) -> a.name().compareTo(b.name()));
         this.commands = Collections.unmodifiableList(sorted);
+
+        final List<Command> counted = new ArrayList<>(sorted);
+        for (final Command command : sorted)
+        {
+            final Subcommands subcommands = Subcommands.of(command.name());
+            if (subcommands != null)
+            {
+                counted.addAll(subcommands.commands());
+            }
+        }
+        int statsCapacity = 16;
+        while (statsCapacity < counted.size() * 2)
+        {
+            statsCapacity <<= 1;
+        }
+        statsKeys = new Command[statsCapacity];
+        statsIds = new int[statsCapacity];
+        statsMask = statsCapacity - 1;
+        final List<String> names = new ArrayList<>(counted.size());
+        for (final Command command : counted)
+        {
+            int slot = System.identityHashCode(command) & statsMask;
+            while (statsKeys[slot] != null)
+            {
+                slot = (slot + 1) & statsMask;
+            }
+            statsKeys[slot] = command;
+            statsIds[slot] = names.size();
+            names.add(command.name());
+        }
+        this.statsNames = Collections.unmodifiableList(names);
     }
 
     /**
@@ -126,6 +161,40 @@ public final class CommandTable
     public List<Command> commands()
     {
         return commands;
+    }
+
+    /**
+     * Returns the names statistics are kept under, indexed by {@link #statsId}: every command sorted by name, then
+     * the subcommands of the containers among them ({@code config|get}), as Redis 7 keeps a subcommand's statistics
+     * apart from its container's. Two tables of the same commands have the same list.
+     *
+     * @return the names statistics are kept under.
+     */
+    public List<String> statsNames()
+    {
+        return statsNames;
+    }
+
+    /**
+     * The index of a command or subcommand of this table in {@link #statsNames()}: an identity lookup that
+     * allocates nothing.
+     *
+     * @param command a command of this table, or a subcommand of one of its containers.
+     * @return its index, or -1 when it is not one.
+     */
+    public int statsId(final Command command)
+    {
+        int slot = System.identityHashCode(command) & statsMask;
+        Command candidate;
+        while ((candidate = statsKeys[slot]) != null)
+        {
+            if (candidate == command)
+            {
+                return statsIds[slot];
+            }
+            slot = (slot + 1) & statsMask;
+        }
+        return -1;
     }
 
     private static boolean nameMatches(final byte[] upperCase, final DirectBuffer buffer, final int offset, final int length)

@@ -21,6 +21,7 @@ public final class LocalServerContext implements ServerContext
     private final byte[] passwordDigest;
     private final long startTimeMillis;
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private final ServerStatistics statistics = new ServerStatistics();
 
     /**
      * A server context for one process.
@@ -96,5 +97,16 @@ public final class LocalServerContext implements ServerContext
     public int tcpPort()
     {
         return 0;
+    }
+
+    /**
+     * Returns the statistics every processor over this context counts into.
+     *
+     * @return the statistics every processor over this context counts into.
+     */
+    @Override
+    public ServerStatistics statistics()
+    {
+        return statistics;
     }
 }

@@ -27,8 +27,7 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
  * {@code maxmemory-policy} ({@code noeviction}), as no-ops, so that tools which switch persistence off before a
  * benchmark work on a server that has none; any other value is refused with the reason, and
  * the other parameters with Redis's immutable-config error. Every pair is checked before any reply, so a failed
- * {@code CONFIG SET} changes nothing. {@code CONFIG RESETSTAT} is not supported: the store's counters cannot be
- * reset.
+ * {@code CONFIG SET} changes nothing. {@code CONFIG RESETSTAT} resets what Redis resets ({@link ServerStatistics}).
  */
 final class ServerConfigCommand
 {
@@ -45,8 +44,8 @@ final class ServerConfigCommand
         new Parameter("maxclients", c -> Integer.toString(c.server().maxClients()), false, null),
         new Parameter("maxmemory", c -> Long.toString(c.store().stats().budgetBytes()), false, null),
         new Parameter("maxmemory-clients", c -> Long.toString(c.server().maxClientMemory()), false, null),
-        new Parameter("maxmemory-policy", c -> "noeviction", true,
-            c -> "argument(s) must be one of the following: noeviction"),
+        new Parameter("maxmemory-policy", c -> MemoryPolicy.name(c.store()), true,
+            c -> "argument(s) must be one of the following: " + MemoryPolicy.name(c.store())),
         new Parameter("port", c -> Integer.toString(c.server().tcpPort()), false, null),
         new Parameter(
             "proto-max-bulk-len", c -> Integer.toString(c.server().protocolLimits().maxBulkLength()), false, null),
@@ -58,6 +57,7 @@ final class ServerConfigCommand
         "config",
         new Command("config|get", -3, FLAG_ADMIN, 0, 0, 0, ServerConfigCommand::configGet),
         new Command("config|set", -4, FLAG_ADMIN, 0, 0, 0, ServerConfigCommand::configSet),
+        new Command("config|resetstat", 2, FLAG_ADMIN, 0, 0, 0, ServerConfigCommand::configResetStat),
         new Command("config|rewrite", 2, FLAG_ADMIN, 0, 0, 0, ServerConfigCommand::configRewrite),
         new Command("config|help", 2, 0, 0, 0, 0, ServerConfigCommand::configHelp));
 
@@ -161,6 +161,16 @@ final class ServerConfigCommand
         context.out().error("ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + reason);
     }
 
+    /**
+     * {@code CONFIG RESETSTAT}: the counters {@code INFO} reports start again from zero, those Redis resets
+     * ({@link ServerStatistics#reset}).
+     */
+    static void configResetStat(final CommandContext context)
+    {
+        context.statistics().reset(context.store().stats(), context.server());
+        context.out().ok();
+    }
+
     static void configRewrite(final CommandContext context)
     {
         context.out().error("ERR The server is running without a config file");
@@ -174,6 +184,8 @@ final class ServerConfigCommand
             "    Return parameters matching the glob-like <pattern> and their values.",
             "SET <directive> <value>",
             "    Set the configuration <directive> to <value>.",
+            "RESETSTAT",
+            "    Reset statistics reported by the INFO command.",
             "REWRITE",
             "    Rewrite the configuration file.");
     }

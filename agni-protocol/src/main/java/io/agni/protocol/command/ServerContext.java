@@ -173,4 +173,50 @@ public interface ServerContext
     {
         return 0;
     }
+
+    /**
+     * Returns the statistics this server's command processors count into and {@code INFO} reports, one object for
+     * the whole server; {@code null} by default, and then each processor keeps statistics of its own (what an
+     * {@code INFO} on it reports).
+     *
+     * @return the server's statistics, or {@code null}.
+     */
+    default ServerStatistics statistics()
+    {
+        return null;
+    }
+
+    /**
+     * Returns the connections accepted since the server started ({@code total_connections_received}); 0 by
+     * default.
+     *
+     * @return the connections accepted since the server started.
+     */
+    default long totalConnectionsReceived()
+    {
+        return 0;
+    }
+
+    /**
+     * Returns the connections refused because {@link #maxClients()} were connected ({@code rejected_connections});
+     * 0 by default.
+     *
+     * @return the connections refused because {@link #maxClients()} were connected.
+     */
+    default long rejectedConnections()
+    {
+        return 0;
+    }
+
+    /**
+     * Returns the ids of the threads that run commands ({@code used_cpu_sys_main_thread} and
+     * {@code used_cpu_user_main_thread} add up their CPU time, as Redis reports its one main thread's); none by
+     * default.
+     *
+     * @return the ids of the threads that run commands, a new array.
+     */
+    default long[] commandThreadIds()
+    {
+        return new long[0];
+    }
 }

@@ -4,30 +4,28 @@ import io.agni.api.CheckpointStatus;
 import io.agni.api.Checkpointing;
 import io.agni.api.Durability;
 import io.agni.api.StoreStats;
-import io.agni.protocol.RespArgs;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Properties;
 
 /**
  * {@code INFO [section ...]}: Redis's report of the server, as one bulk string of {@code # Section} headers and
- * {@code field:value} lines, sections separated by a blank line, in Redis's order.
+ * {@code field:value} lines ending in CRLF, sections separated by an empty line, in Redis's order; the sections
+ * picked as Redis 7.0 picks them ({@link InfoSections}).
  *
  * <h2>Fields</h2>
- * The sections are those of Redis's default set that mean something for agni: server, clients, memory,
- * persistence, stats, replication, cluster and keyspace; {@code default}, {@code all} and {@code everything} all
- * select them, and unknown sections are ignored. Each has the fields tools read, with Redis's names and formats,
- * plus a few {@code agni_} fields. The memory fields count off-heap memory, not the JVM heap: {@code used_memory}
- * is the store's plus the clients' buffers ({@code mem_clients_normal}), {@code used_memory_dataset} the store's
- * live entries, {@code maxmemory} the store's budget; persistence reports the store's checkpoints and log when it
- * keeps its data on disk ({@link Checkpointing}), replication and cluster report "none"; {@code avg_ttl} is 0
- * because agni does not track it, and {@code total_commands_processed} is left out because nothing counts it
- * cheaply.
+ * Every section of Redis 7.0 is there, with the fields that mean something for agni, Redis's names, meanings and
+ * formats, plus a few {@code agni_} fields. The memory fields count off-heap memory, not the JVM heap:
+ * {@code used_memory} is the store's plus the clients' buffers ({@code mem_clients_normal}),
+ * {@code used_memory_dataset} the store's live entries, {@code maxmemory} the store's budget; persistence reports the
+ * store's checkpoints and log when it keeps its data on disk ({@link Checkpointing}); replication reports a master
+ * with no replicas; {@code modules} and {@code latencystats} are empty (no modules; latency percentiles are not
+ * tracked, as in a Redis with {@code latency-tracking no}); {@code avg_ttl} is 0 because agni does not track it.
+ * The counters ({@link InfoCounterSections}) are since start or the last {@code CONFIG RESETSTAT}.
  */
 final class ServerInfoCommand
 {
@@ -35,8 +33,7 @@ final class ServerInfoCommand
     private static final String OS =
         System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch");
     private static final int ARCH_BITS = "32".equals(System.getProperty("sun.arch.data.model")) ? 32 : 64;
-    private static final String[] SECTIONS =
-        { "server", "clients", "memory", "persistence", "stats", "replication", "cluster", "keyspace" };
+    private static final String NO_REPLICATION_ID = "0000000000000000000000000000000000000000";
 
     private ServerInfoCommand()
     {
@@ -44,10 +41,10 @@ final class ServerInfoCommand
 
     static void info(final CommandContext context)
     {
-        final boolean[] wanted = infoSections(context.args());
+        final boolean[] wanted = InfoSections.select(context.args());
         final StoreStats stats = context.store().stats();
-        final StringBuilder info = new StringBuilder(1024);
-        for (int i = 0; i < SECTIONS.length; i++)
+        final StringBuilder info = new StringBuilder(2048);
+        for (int i = 0; i < InfoSections.NAMES.length; i++)
         {
             if (wanted[i])
             {
@@ -55,32 +52,10 @@ final class ServerInfoCommand
                 {
                     info.append("\r\n");
                 }
-                infoSection(SECTIONS[i], context, stats, info);
+                infoSection(InfoSections.NAMES[i], context, stats, info);
             }
         }
         context.out().verbatim(info);
-    }
-
-    private static boolean[] infoSections(final RespArgs args)
-    {
-        final boolean[] wanted = new boolean[SECTIONS.length];
-        if (args.count() == 1)
-        {
-            Arrays.fill(wanted, true);
-        }
-        for (int i = 1; i < args.count(); i++)
-        {
-            final String section = args.asString(i).toLowerCase(Locale.ROOT);
-            if (section.equals("default") || section.equals("all") || section.equals("everything"))
-            {
-                Arrays.fill(wanted, true);
-            }
-            for (int s = 0; s < SECTIONS.length; s++)
-            {
-                wanted[s] |= SECTIONS[s].equals(section);
-            }
-        }
-        return wanted;
     }
 
     private static void infoSection(
@@ -95,22 +70,43 @@ final class ServerInfoCommand
                 clientsSection(context.server(), info);
                 break;
             case "memory":
-                memorySection(stats, context.server(), info);
+                memorySection(context, stats, info);
                 break;
             case "persistence":
                 persistenceSection(context, info);
                 break;
             case "stats":
-                statsSection(stats, context.server(), info);
+                InfoCounterSections.stats(context, stats, info);
                 break;
             case "replication":
-                info.append("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
+                info.append("# Replication\r\n")
+                    .append("role:master\r\n")
+                    .append("connected_slaves:0\r\n")
+                    .append("master_failover_state:no-failover\r\n")
+                    .append("master_replid:").append(context.statistics().replicationId()).append("\r\n")
+                    .append("master_replid2:").append(NO_REPLICATION_ID).append("\r\n")
+                    .append("master_repl_offset:0\r\n")
+                    .append("second_repl_offset:-1\r\n")
+                    .append("repl_backlog_active:0\r\n");
+                break;
+            case "cpu":
+                InfoCounterSections.cpu(context, info);
+                break;
+            case "commandstats":
+                InfoCounterSections.commandStats(context, info);
+                break;
+            case "errorstats":
+                InfoCounterSections.errorStats(context, info);
                 break;
             case "cluster":
                 info.append("# Cluster\r\ncluster_enabled:0\r\n");
                 break;
-            default:
+            case "keyspace":
                 keyspaceSection(stats, info);
+                break;
+            default:
+                // modules, latencystats: a header and no fields
+                info.append(InfoSections.header(section)).append("\r\n");
                 break;
         }
     }
@@ -129,6 +125,7 @@ final class ServerInfoCommand
             .append("os:").append(OS).append("\r\n")
             .append("arch_bits:").append(ARCH_BITS).append("\r\n")
             .append("process_id:").append(ProcessHandle.current().pid()).append("\r\n")
+            .append("run_id:").append(context.statistics().runId()).append("\r\n")
             .append("tcp_port:").append(server.tcpPort()).append("\r\n")
             .append("server_time_usec:").append(nowMillis * 1000).append("\r\n")
             .append("uptime_in_seconds:").append(uptimeSeconds).append("\r\n")
@@ -141,23 +138,51 @@ final class ServerInfoCommand
     {
         info.append("# Clients\r\n")
             .append("connected_clients:").append(server.sessions().size()).append("\r\n")
+            .append("cluster_connections:0\r\n")
             .append("maxclients:").append(server.maxClients()).append("\r\n")
             .append("blocked_clients:0\r\n")
             .append("tracking_clients:0\r\n");
     }
 
-    private static void memorySection(final StoreStats stats, final ServerContext server, final StringBuilder info)
+    /**
+     * {@code used_memory} is the store's off-heap memory plus the clients' buffers; its peak is the highest value
+     * an {@code INFO} or an event loop's tick saw ({@link ServerStatistics#sample}); {@code used_memory_rss} the
+     * process's resident memory (the JVM's heap included), left out where the system does not report it.
+     */
+    private static void memorySection(final CommandContext context, final StoreStats stats, final StringBuilder info)
     {
-        final long clients = server.clientMemoryBytes();
-        final long used = stats.offHeapBytes() + clients;
+        final long clients = context.server().clientMemoryBytes();
+        final long used = usedMemory(stats, context.server());
+        final long peak = context.statistics().peakMemory(used);
+        final long rss = ProcessUsage.residentBytes();
         info.append("# Memory\r\n")
             .append("used_memory:").append(used).append("\r\n")
-            .append("used_memory_human:").append(humanBytes(used)).append("\r\n")
+            .append("used_memory_human:").append(humanBytes(used)).append("\r\n");
+        if (rss >= 0)
+        {
+            info.append("used_memory_rss:").append(rss).append("\r\n")
+                .append("used_memory_rss_human:").append(humanBytes(rss)).append("\r\n");
+        }
+        info.append("used_memory_peak:").append(peak).append("\r\n")
+            .append("used_memory_peak_human:").append(humanBytes(peak)).append("\r\n")
             .append("used_memory_dataset:").append(stats.liveEntryBytes()).append("\r\n")
-            .append("mem_clients_normal:").append(clients).append("\r\n")
             .append("maxmemory:").append(stats.budgetBytes()).append("\r\n")
             .append("maxmemory_human:").append(humanBytes(stats.budgetBytes())).append("\r\n")
-            .append("maxmemory_policy:noeviction\r\n");
+            .append("maxmemory_policy:").append(MemoryPolicy.name(context.store())).append("\r\n")
+            .append("mem_clients_slaves:0\r\n")
+            .append("mem_clients_normal:").append(clients).append("\r\n");
+    }
+
+    /**
+     * {@code used_memory}: the store's off-heap bytes plus the clients' buffers.
+     *
+     * @param stats  the store's statistics.
+     * @param server the server.
+     * @return bytes.
+     */
+    static long usedMemory(final StoreStats stats, final ServerContext server)
+    {
+        return stats.offHeapBytes() + server.clientMemoryBytes();
     }
 
     /**
@@ -201,17 +226,6 @@ final class ServerInfoCommand
     private static long seconds(final long millis)
     {
         return millis < 0 ? -1 : millis / 1000;
-    }
-
-    private static void statsSection(final StoreStats stats, final ServerContext server, final StringBuilder info)
-    {
-        info.append("# Stats\r\n")
-            .append("expired_keys:").append(stats.expired()).append("\r\n")
-            .append("evicted_keys:").append(stats.evicted()).append("\r\n")
-            .append("evicted_clients:").append(server.evictedClients()).append("\r\n")
-            .append("keyspace_hits:").append(stats.hits()).append("\r\n")
-            .append("keyspace_misses:").append(stats.misses()).append("\r\n")
-            .append("agni_rejected_writes:").append(stats.rejectedWrites()).append("\r\n");
     }
 
     /**

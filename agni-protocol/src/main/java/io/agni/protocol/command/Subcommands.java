@@ -95,14 +95,17 @@ final class Subcommands
                 final Command command = commands.get(i);
                 if (!command.acceptsArgumentCount(args.count()))
                 {
+                    context.countRejected(command);
                     context.out().error("ERR wrong number of arguments for '" + command.name() + "' command");
                     return;
                 }
+                context.countAs(command);
                 context.session().subcommandExecuted(command.name());
                 command.handler().execute(context);
                 return;
             }
         }
+        context.countRejected(null);
         final byte[] name = args.copy(1);
         context.out().error("ERR unknown subcommand '" +
             new String(name, 0, Math.min(name.length, ECHOED_NAME_LIMIT), StandardCharsets.UTF_8) +

@@ -144,12 +144,28 @@ final class TransactionRunner implements Runnable
         final int mark = out.position();
         try
         {
+            final long start = System.nanoTime();
             batch.write(store, out);
+            countBatch(System.nanoTime() - start);
         }
         catch (final AgniException ex)
         {
             out.position(mark);
             out.error(EXECABORT_BECAUSE + CommandProcessor.errorReply(ex));
+        }
+    }
+
+    /**
+     * Counts every command of the batch just written as a call that took an equal share of its time.
+     */
+    private void countBatch(final long nanos)
+    {
+        final int count = queue.count();
+        int position = 0;
+        for (int i = 0; i < count; i++)
+        {
+            position = queue.read(position, queued);
+            processor.countBatched(command(), nanos / count);
         }
     }
 

@@ -174,9 +174,10 @@ class ServerConfigCommandTest
     void configHelpListsTheSubcommands()
     {
         assertEquals(
-            "*9\r\n+CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GET <pattern>\r\n" +
+            "*11\r\n+CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:\r\n+GET <pattern>\r\n" +
             "+    Return parameters matching the glob-like <pattern> and their values.\r\n" +
-            "+SET <directive> <value>\r\n+    Set the configuration <directive> to <value>.\r\n+REWRITE\r\n" +
+            "+SET <directive> <value>\r\n+    Set the configuration <directive> to <value>.\r\n+RESETSTAT\r\n" +
+            "+    Reset statistics reported by the INFO command.\r\n+REWRITE\r\n" +
             "+    Rewrite the configuration file.\r\n+HELP\r\n+    Prints this help.\r\n",
             harness.reply("config", "help"));
     }
@@ -184,14 +185,14 @@ class ServerConfigCommandTest
     @Test
     void configUnknownSubcommandGetsRedisText()
     {
-        assertEquals("-ERR unknown subcommand 'RESETSTAT'. Try CONFIG HELP.\r\n", harness.reply("CONFIG", "RESETSTAT"));
+        assertEquals("-ERR unknown subcommand 'RESETSTATS'. Try CONFIG HELP.\r\n", harness.reply("CONFIG", "RESETSTATS"));
         assertEquals("-ERR unknown subcommand 'foo'. Try CONFIG HELP.\r\n", harness.reply("config", "foo", "bar"));
     }
 
     @ParameterizedTest
     @CsvSource({
         "CONFIG GET, config|get", "CONFIG SET save, config|set", "CONFIG SET, config|set",
-        "CONFIG REWRITE x, config|rewrite", "CONFIG HELP x, config|help" })
+        "CONFIG REWRITE x, config|rewrite", "CONFIG HELP x, config|help", "CONFIG RESETSTAT x, config|resetstat" })
     void wrongArityOfASubcommandNamesTheSubcommand(final String command, final String fullName)
     {
         assertEquals(

@@ -1,0 +1,45 @@
+package io.agni.net;
+
+import io.agni.api.EvictionPolicy;
+import io.agni.store.OffHeapStore;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A server in front of a store that evicts reports its policy under Redis's name and its evictions, and serves
+ * SETs past its budget instead of refusing them.
+ */
+@Tag("socket")
+class EvictingServerTest
+{
+    @Test
+    void aStoreThatEvictsServesWritesPastItsBudgetAndSaysSo() throws Exception
+    {
+        try (OffHeapStore store = OffHeapStore.builder().shards(2).maxMemory(1 << 20)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).build();
+            AgniServer server = AgniServer.builder(store).port(0).eventLoopThreads(1).build().start();
+            RawRespConnection connection = RawRespConnection.connect(server))
+        {
+            assertEquals(List.of("maxmemory-policy", "allkeys-lru"), connection.call("CONFIG", "GET", "maxmemory-policy"));
+            final String value = "v".repeat(500);
+            for (int i = 0; i < 10_000; i++)
+            {
+                assertEquals("+OK", connection.call("SET", "key:" + i, value));
+            }
+            final String memory = (String)connection.call("INFO", "memory");
+            assertTrue(memory.contains("maxmemory_policy:allkeys-lru\r\n"), memory);
+            final String stats = (String)connection.call("INFO", "stats");
+            final long evicted = Long.parseLong(stats.replaceAll("(?s).*evicted_keys:(\\d+).*", "$1"));
+            assertTrue(evicted > 0, stats);
+            assertEquals(store.stats().evicted(), evicted);
+
+            store.evictionPolicy(EvictionPolicy.VOLATILE);
+            assertEquals(List.of("maxmemory-policy", "volatile-lru"), connection.call("CONFIG", "GET", "maxmemory-policy"));
+        }
+    }
+}
