@@ -60,6 +60,11 @@ public final class OffHeapStore extends StoreWrites
     {
         super(config);
         this.durability = config.durability() == Durability.NONE ? null : openDirectory(config);
+        // Only now: replay writes unlogged, and an eviction during it would be lost to the next recovery.
+        for (final Shard s : shards)
+        {
+            s.evictionPolicyLocked(config.evictionPolicy());
+        }
         if (config.expirySweepIntervalMs() > 0)
         {
             sweeper = new ExpirySweeper(shards, gate, memory, config.expirySweepIntervalMs(), name);

@@ -67,7 +67,9 @@ abstract class StoreCore implements AgniStore, Transactional
     final ThreadLocal<BatchWrite> batchWrites = ThreadLocal.withInitial(BatchWrite::new);
     final String name;
     /**
-     * The policy every shard was last given; written under every shard's write lock.
+     * The policy every shard was last given; written under every shard's write lock. The shards get the configured
+     * one only once the store is rebuilt from its directory ({@link OffHeapStore}'s constructor): replay writes
+     * without a log, so an eviction then would be forgotten by the next recovery.
      */
     volatile EvictionPolicy evictionPolicy;
 
@@ -93,7 +95,6 @@ abstract class StoreCore implements AgniStore, Transactional
             for (int i = 0; i < shards.length; i++)
             {
                 shards[i] = new Shard(memory, clock, seed);
-                shards[i].evictionPolicyLocked(config.evictionPolicy());
             }
         }
         catch (final RuntimeException ex)

@@ -233,6 +233,32 @@ class EvictionTest
     }
 
     @Test
+    void recoveryNeverEvictsWhatItCouldNotLog(@TempDir final Path directory)
+    {
+        try (OffHeapStore store = TestStores.builder(1, TestStores.clock()).maxMemory(4 * BUDGET)
+            .directory(directory).build())
+        {
+            for (int id = 0; id < 4_000; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 400));
+            }
+            store.closeWithoutCheckpoint();
+        }
+        // Replay writes without a log: an eviction then would be forgotten, and the next recovery would bring the
+        // entry back. So a store that evicts still refuses to open in a budget its log does not fit.
+        final Exception refused = assertThrows(Exception.class, () -> TestStores.builder(1, TestStores.clock())
+            .maxMemory(BUDGET).evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build().close());
+        assertTrue(refused.getMessage().contains("budget") || refused.getCause() instanceof CapacityExceededException,
+            refused.toString());
+        try (OffHeapStore reopened = TestStores.builder(1, TestStores.clock()).maxMemory(4 * BUDGET)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build())
+        {
+            assertEquals(4_000, reopened.size());
+            assertEquals(0, reopened.stats().evicted());
+        }
+    }
+
+    @Test
     void anEvictedKeyStaysGoneAfterAReopen(@TempDir final Path directory)
     {
         final List<Integer> evicted = new ArrayList<>();
