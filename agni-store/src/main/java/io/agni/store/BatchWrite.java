@@ -88,6 +88,10 @@ final class BatchWrite
         long expireAt;
         Effect effect;
         long location;
+        /**
+         * The segment of the entry found, pinned while the batch allocates when its shard evicts; 0 when none is.
+         */
+        int pinnedSegment;
     }
 
     private int[] keyOf;
@@ -212,8 +216,10 @@ final class BatchWrite
             {
                 checkLogRoom();
             }
+            pinFound(store, c.entry);
             makeRoom(store, shards);
             prepare(store, shards, c.fresh);
+            unpinFound(store);
             apply(store, c.entry);
             bytesPerShard(shards, false);
             for (int j = 0; j < shards; j++)
@@ -223,7 +229,42 @@ final class BatchWrite
         }
         finally
         {
+            unpinFound(store);
             endBatchAndUnlock(store, log, order, stamps, locked);
+        }
+    }
+
+    /**
+     * In a shard that evicts, pins the segment of every entry found that the batch will change, so that making room
+     * for the batch's new entries evicts none of them (apply finds them again and counts on them being there); they
+     * are unpinned before apply, which allocates nothing, since removing an entry may recycle its segment.
+     */
+    private void pinFound(final StoreCore store, final EntryCursor e)
+    {
+        for (int k = 0; k < keyCount; k++)
+        {
+            final Key key = keys[k];
+            final Shard shard = store.shardAt(key.shard);
+            if (key.found && key.effect != Effect.NOTHING && shard.evictsLocked())
+            {
+                final int op = key.op;
+                shard.findAnyLocked(key.hash, bytes, batch.keyOffset(op), batch.keyLength(op), e);
+                key.pinnedSegment = e.segmentId;
+                shard.pinLocked(e.segmentId);
+            }
+        }
+    }
+
+    private void unpinFound(final StoreCore store)
+    {
+        for (int k = 0; k < keyCount; k++)
+        {
+            final Key key = keys[k];
+            if (key.pinnedSegment != 0)
+            {
+                store.shardAt(key.shard).unpinLocked(key.pinnedSegment);
+                key.pinnedSegment = 0;
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import io.agni.api.EvictionPolicy;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
+import io.agni.api.WriteBatch;
 import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -228,6 +229,36 @@ class EvictionTest
                     store.set(key(5_000_000 + i), SelfCheckingValue.encode(5_000_000 + i, 1, 300));
                 }
             });
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void aBatchAtAFullStoreEvictsNoneOfTheKeysItChanges()
+    {
+        try (OffHeapStore store = store(1, EvictionPolicy.ALL_KEYS, TestStores.clock()))
+        {
+            int next = 0;
+            for (; next < 5_000; next++)
+            {
+                store.set(key(next), SelfCheckingValue.encode(next, 1, 400));
+            }
+            // Nothing is read, so no entry is marked and eviction goes in arrival order: the oldest entries present
+            // are about the last `entries` written. Each batch overwrites one of them in place (found, then changed
+            // by apply) and adds two new entries, so making room for those must leave the found one alone, or the
+            // batch finds it gone half-way.
+            final WriteBatch batch = new WriteBatch();
+            for (int round = 0; round < 2_000; round++)
+            {
+                final int old = next - (int)store.stats().entries() + 3;
+                batch.clear()
+                    .set(key(old), SelfCheckingValue.encode(old, 2, 400))
+                    .set(key(next), SelfCheckingValue.encode(next, 1, 400))
+                    .set(key(next + 1), SelfCheckingValue.encode(next + 1, 1, 400));
+                store.write(batch);
+                next += 2;
+            }
+            assertTrue(store.stats().evicted() > 0);
             store.verifyIntegrity();
         }
     }

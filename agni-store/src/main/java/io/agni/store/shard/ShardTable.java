@@ -656,6 +656,37 @@ abstract class ShardTable
     }
 
     /**
+     * Whether a write that needs room may evict; the caller holds the write lock.
+     *
+     * @return whether the policy evicts.
+     */
+    public boolean evictsLocked()
+    {
+        return evictionPolicy.evicts();
+    }
+
+    /**
+     * Keeps eviction and compaction away from a segment whose entry the caller will use after it allocates (an
+     * atomic batch's found keys); the caller holds the write lock and later calls {@link #unpinLocked}.
+     *
+     * @param segmentId the entry's segment.
+     */
+    public void pinLocked(final int segmentId)
+    {
+        arena.pin(segmentId);
+    }
+
+    /**
+     * Undoes one {@link #pinLocked}.
+     *
+     * @param segmentId the segment.
+     */
+    public void unpinLocked(final int segmentId)
+    {
+        arena.unpin(segmentId);
+    }
+
+    /**
      * Entries this shard evicted.
      *
      * @return a count since the shard was made.
