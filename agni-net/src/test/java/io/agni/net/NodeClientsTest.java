@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.opentest4j.TestAbortedException;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -36,9 +37,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * speak RESP2, and the results against agni compared with those against Redis, step by step.
  * <p>
  * The clients' versions are pinned by {@code package.json} and {@code package-lock.json}; {@code npm ci} installs
- * them from the npm registry into {@code target/node-clients} once (again when the lock file changes). Skipped
- * without {@code node}, {@code npm} or {@code redis-server}, failed then when {@code CI} is set ({@code .ci/run}
- * installs them).
+ * them from the npm registry into {@code target/node-clients} once (again when the lock file changes). Node.js and
+ * npm are pinned too ({@code .node-version} and {@code .npm-version} beside the scenario; {@code .ci/run} puts those
+ * versions on the PATH). Skipped without {@code redis-server} or the pinned {@code node} and {@code npm}, failed
+ * then when {@code CI} is set.
  */
 @Tag("redis")
 @Tag("socket")
@@ -48,8 +50,8 @@ class NodeClientsTest
     private static final Path SOURCES = Path.of("src", "test", "node");
     private static final Path WORK = Path.of("target", "node-clients");
     private static final List<String> FILES = List.of("package.json", "package-lock.json", "scenario.mjs");
-    private static final String NODE_HINT = "install Node.js 20 or later with npm (.ci/run installs Debian's nodejs " +
-        "and npm when they are missing)";
+    private static final String NODE_HINT = "put the pinned Node.js and npm on the PATH (src/test/node/.node-version " +
+        "and .npm-version; .ci/run fetches them from the npm registry when the machine has others)";
     private static final String PASSWORD = "node-secret";
     private static final long NPM_TIMEOUT_S = 240;
     private static final long SCENARIO_TIMEOUT_S = 90;
@@ -65,6 +67,8 @@ class NodeClientsTest
     {
         node = RedisServerProcess.requireTool("node", NODE_HINT);
         final Path npm = RedisServerProcess.requireTool("npm", NODE_HINT);
+        requirePinnedVersion(node, "v" + Files.readString(SOURCES.resolve(".node-version")).strip());
+        requirePinnedVersion(npm, Files.readString(SOURCES.resolve(".npm-version")).strip());
         installClients(npm);
         redis = RedisServerProcess.start("--requirepass", PASSWORD);
         redisPort = redis.port();
@@ -177,6 +181,25 @@ class NodeClientsTest
         {
             process.destroyForcibly();
             Files.deleteIfExists(errors);
+        }
+    }
+
+    /**
+     * Fails (with {@code CI} set) or skips the test unless the tool reports the pinned version.
+     */
+    private static void requirePinnedVersion(final Path tool, final String pinned)
+    {
+        final ExternalTool.Result result = ExternalTool.run(30, "", List.of(tool.toString(), "--version"));
+        final String version = result.output().strip();
+        if (!version.equals(pinned))
+        {
+            final String message = tool + " reports version " + version + ", the tests pin " + pinned + ": " +
+                NODE_HINT;
+            if (System.getenv(RedisServerProcess.CI_VARIABLE) != null)
+            {
+                fail(message + " (failing, not skipping, because CI is set)");
+            }
+            throw new TestAbortedException(message);
         }
     }
 
