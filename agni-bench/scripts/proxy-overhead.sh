@@ -49,31 +49,8 @@ for file in "$AGNI_JAR" "$LOADGEN_JAR" "$NUTCRACKER"; do
     fi
 done
 
-PIDS=()
-PORTS=()
-WORK=$(mktemp -d)
-cleanup() {
-    for pid in "${PIDS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    for pid in "${PIDS[@]}"; do
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-free_port() {
-    local port
-    while true; do
-        port=$(( 20000 + RANDOM % 40000 ))
-        if [ -z "$(ss -Htan "( sport = :$port or dport = :$port )")" ] && ! printf '%s\n' "${PORTS[@]:-}" | grep -qx "$port"; then
-            PORTS+=("$port")
-            echo "$port"
-            return
-        fi
-    done
-}
+# shellcheck source=processes.sh
+source agni-bench/scripts/processes.sh
 
 wait_ready() {
     local port=$1 pid=$2 log=$3 i
@@ -120,7 +97,7 @@ proxy_configuration() {
 
 SERVER_PORTS=()
 for n in 1 2 3; do
-    port=$(free_port)
+    take_port port
     log="$WORK/agni-$n.log"
     taskset -c "$SERVER_CPUS" nice -n "$NICE" java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
         -jar "$AGNI_JAR" --port "$port" --threads 1 >"$log" 2>&1 &
@@ -132,8 +109,8 @@ done
 
 PROXY_PORTS=()
 for servers in 1 2 3; do
-    port=$(free_port)
-    stats=$(free_port)
+    take_port port
+    take_port stats
     proxy_configuration "$port" "${SERVER_PORTS[@]:0:$servers}" >"$WORK/proxy-$servers.yml"
     "$NUTCRACKER" -t -c "$WORK/proxy-$servers.yml" >/dev/null 2>&1 || {
         echo "nutcracker refused the configuration:" >&2

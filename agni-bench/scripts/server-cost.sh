@@ -47,31 +47,9 @@ if [ ${#TARGETS[@]} -lt 2 ]; then
     exit 2
 fi
 
-PIDS=()
-PORTS=()
+# shellcheck source=processes.sh
+source agni-bench/scripts/processes.sh
 NAMES=()
-WORK=$(mktemp -d)
-cleanup() {
-    for pid in "${PIDS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    for pid in "${PIDS[@]}"; do
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-free_port() {
-    local port
-    while true; do
-        port=$(( 20000 + RANDOM % 40000 ))
-        if [ -z "$(ss -Htan "( sport = :$port or dport = :$port )")" ] && ! printf '%s\n' "${PORTS[@]:-}" | grep -qx "$port"; then
-            echo "$port"
-            return
-        fi
-    done
-}
 
 cpu_ticks() {
     # Fields 14 and 15 (utime, stime) counted after the ")" that ends the command name (which may hold spaces).
@@ -105,7 +83,7 @@ for i in "${!TARGETS[@]}"; do
     if [ "$target" != "${TARGETS[$i]}" ]; then
         persistence=${TARGETS[$i]#*:}
     fi
-    port=$(free_port)
+    take_port port
     if [ "$target" = "redis" ]; then
         if [ -n "$persistence" ]; then
             mkdir -p "$WORK/redis-$port"
@@ -133,7 +111,6 @@ for i in "${!TARGETS[@]}"; do
             -jar "$target" --port "$port" --threads 1 "${durability[@]}" >"$WORK/server-$port.log" 2>&1 &
     fi
     PIDS+=("$!")
-    PORTS+=("$port")
     NAMES+=("$name")
     wait_ready "$port" "$!"
     echo "target $name: pid $! port $port"

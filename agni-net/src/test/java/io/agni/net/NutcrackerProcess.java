@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -30,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 final class NutcrackerProcess implements AutoCloseable
 {
     private static final long READY_TIMEOUT_MS = 10_000;
-    private static final long STOP_TIMEOUT_MS = 10_000;
     private static final long POLL_NS = 10_000_000;
     private static final List<String> SYSTEM_DIRECTORIES = List.of("/usr/sbin", "/usr/local/sbin", "/usr/local/bin");
 
@@ -223,30 +221,7 @@ final class NutcrackerProcess implements AutoCloseable
     @Override
     public void close()
     {
-        final Optional<ProcessHandle> handle = ProcessHandle.of(process.pid());
-        handle.ifPresent(ProcessHandle::destroy);
-        try
-        {
-            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS))
-            {
-                handle.ifPresent(ProcessHandle::destroyForcibly);
-                process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            handle.ifPresent(ProcessHandle::destroyForcibly);
-            Thread.currentThread().interrupt();
-        }
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // the JVM is shutting down already; the hook runs anyway
-        }
-        RedisServerProcess.deleteRecursively(directory);
+        RedisServerProcess.stop(process, shutdownHook, directory);
     }
 
     private static String read(final Path file)

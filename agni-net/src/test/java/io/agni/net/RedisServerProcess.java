@@ -166,30 +166,7 @@ final class RedisServerProcess implements AutoCloseable
     @Override
     public void close()
     {
-        final Optional<ProcessHandle> handle = ProcessHandle.of(process.pid());
-        handle.ifPresent(ProcessHandle::destroy);
-        try
-        {
-            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS))
-            {
-                handle.ifPresent(ProcessHandle::destroyForcibly);
-                process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            }
-        }
-        catch (final InterruptedException ex)
-        {
-            handle.ifPresent(ProcessHandle::destroyForcibly);
-            Thread.currentThread().interrupt();
-        }
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        }
-        catch (final IllegalStateException ex)
-        {
-            // the JVM is shutting down already; the hook runs anyway
-        }
-        deleteRecursively(directory);
+        stop(process, shutdownHook, directory);
     }
 
     @Override
@@ -263,6 +240,42 @@ final class RedisServerProcess implements AutoCloseable
         }
         throw new IllegalStateException(
             "redis-server did not answer PING on port " + port + " within " + READY_TIMEOUT_MS + " ms:\n" + read(log));
+    }
+
+    /**
+     * Stops a server process by its id (SIGTERM, then SIGKILL if it has not exited within 10 s), drops its shutdown
+     * hook and deletes its directory: what closing every server a test starts does.
+     *
+     * @param process      the process.
+     * @param shutdownHook the hook that would stop it at JVM exit.
+     * @param directory    its working directory.
+     */
+    static void stop(final Process process, final Thread shutdownHook, final Path directory)
+    {
+        final Optional<ProcessHandle> handle = ProcessHandle.of(process.pid());
+        handle.ifPresent(ProcessHandle::destroy);
+        try
+        {
+            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS))
+            {
+                handle.ifPresent(ProcessHandle::destroyForcibly);
+                process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            handle.ifPresent(ProcessHandle::destroyForcibly);
+            Thread.currentThread().interrupt();
+        }
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // the JVM is shutting down already; the hook runs anyway
+        }
+        deleteRecursively(directory);
     }
 
     /**
