@@ -330,4 +330,71 @@ class EvictionTest
             reopened.verifyIntegrity();
         }
     }
+
+    @Test
+    void entriesReadOnceSurviveAScanOfManyTimesTheStoreWithoutBeingReadAgain()
+    {
+        // S3-FIFO: a read entry is promoted to the main queue when the small queue's eviction reaches it, and a scan of
+        // keys written once is evicted from small, leaving main alone. CLOCK loses such entries after one round.
+        try (OffHeapStore store = store(1, EvictionPolicy.ALL_KEYS, TestStores.clock()))
+        {
+            final int hot = 300;
+            for (int id = 0; id < hot; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 200));
+                assertNotNull(store.get(key(id)));
+            }
+            for (int id = hot; id < hot + 40_000; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 200));
+            }
+            assertTrue(store.stats().evicted() > 30_000, "evicted: " + store.stats().evicted());
+            int kept = 0;
+            for (int id = 0; id < hot; id++)
+            {
+                final byte[] value = store.get(key(id));
+                if (value != null)
+                {
+                    assertEquals(1, SelfCheckingValue.check(id, new UnsafeBuffer(value), 0, value.length));
+                    kept++;
+                }
+            }
+            assertEquals(hot, kept, "read entries kept through a scan of 8x the store");
+            store.verifyIntegrity();
+        }
+    }
+
+    @Test
+    void aKeyWrittenAgainSoonAfterItsEvictionJoinsTheMainQueue()
+    {
+        // The ghost remembers keys evicted from the small queue; written again, such a key goes to main, where a scan
+        // of new keys does not reach it, while a key written for the first time at the same moment is scanned out.
+        try (OffHeapStore store = store(1, EvictionPolicy.ALL_KEYS, TestStores.clock()))
+        {
+            final byte[] ghosted = key(0);
+            store.set(ghosted, SelfCheckingValue.encode(0, 1, 200));
+            int next = 1;
+            // exists() does not count as a read (nor does it in Redis)
+            while (store.exists(ghosted))
+            {
+                for (int n = 0; n < 100; n++, next++)
+                {
+                    store.set(key(next), SelfCheckingValue.encode(next, 1, 200));
+                }
+                assertTrue(next < 200_000, "the key was never evicted");
+            }
+            final byte[] fresh = "fresh".getBytes(StandardCharsets.US_ASCII);
+            store.set(ghosted, SelfCheckingValue.encode(0, 2, 200));
+            store.set(fresh, SelfCheckingValue.encode(7, 1, 200));
+            for (int n = 0; n < 20_000; n++, next++)
+            {
+                store.set(key(next), SelfCheckingValue.encode(next, 1, 200));
+            }
+            assertNull(store.get(fresh), "a new key that was never read is scanned out of the small queue");
+            final byte[] value = store.get(ghosted);
+            assertNotNull(value, "the key the ghost remembered went to main");
+            assertEquals(2, SelfCheckingValue.check(0, new UnsafeBuffer(value), 0, value.length));
+            store.verifyIntegrity();
+        }
+    }
 }

@@ -46,11 +46,17 @@ public final class Arena
     public static final long NO_SPACE = -1;
 
     private final OffHeapMemory memory;
-    private Segment[] segments = new Segment[8];
+    private final SegmentChoice choice = new SegmentChoice(this);
+    Segment[] segments = new Segment[8];
     private final IntArrayList freeIds = new IntArrayList();
-    private int nextId = 1;
-    private Segment head;
-    private Segment spare;
+    int nextId = 1;
+    Segment head;
+    /**
+     * Where entries of the main queue are appended, in a store that evicts (docs/eviction.md); {@code null} when
+     * there is none yet, and always in a store that does not evict.
+     */
+    Segment mainHead;
+    Segment spare;
     private Segment evacuating;
     private int nextRegularBytes = FIRST_SEGMENT_BYTES;
     private long heldBytes;
@@ -70,6 +76,16 @@ public final class Arena
     public Arena(final OffHeapMemory memory)
     {
         this.memory = memory;
+    }
+
+    /**
+     * Which segment compaction or eviction works on next.
+     *
+     * @return the arena's choices.
+     */
+    public SegmentChoice choice()
+    {
+        return choice;
     }
 
     /**
@@ -94,20 +110,33 @@ public final class Arena
      */
     public long allocate(final long length)
     {
+        return allocate(length, false);
+    }
+
+    /**
+     * {@link #allocate(long)} into one of the two queues of a store that evicts: the small queue (where every entry
+     * goes in a store that does not) or the main queue (docs/eviction.md). A segment holds entries of one queue.
+     *
+     * @param length the entry's length.
+     * @param main   whether the entry joins the main queue.
+     * @return the location, or {@link #NO_SPACE} if the budget refuses.
+     */
+    public long allocate(final long length, final boolean main)
+    {
         if (length <= 0 || length > EntryLayout.MAX_ENTRY_LENGTH)
         {
             throw lengthOutOfRange(length);
         }
-        return place((int)length);
+        return place((int)length, main);
     }
 
-    private long place(final int length)
+    private long place(final int length, final boolean main)
     {
         if (length > LARGE_ENTRY_BYTES)
         {
-            return allocateDedicated(length);
+            return allocateDedicated(length, main);
         }
-        final Segment h = head;
+        final Segment h = main ? mainHead : head;
         if (h != null && h.capacity() - h.used >= length)
         {
             final int at = h.used;
@@ -119,12 +148,19 @@ public final class Arena
         {
             return NO_SPACE;
         }
+        next.main = main;
+        if (main)
+        {
+            mainHead = next;
+        }
+        else
+        {
+            head = next;
+        }
         if (h != null && h.live == 0)
         {
-            head = null;
             recycle(h);
         }
-        head = next;
         next.age = ++ages;
         next.used = length;
         return location(next.id, 0);
@@ -168,7 +204,7 @@ public final class Arena
         EntryLayout.markDead(s.buffer, offset);
         if (s.live == 0)
         {
-            if (s != head)
+            if (s != head && s != mainHead)
             {
                 recycle(s);
             }
@@ -224,78 +260,40 @@ public final class Arena
     }
 
     /**
-     * The regular segment with the most bytes that are not live (garbage plus free tail), other than one excluded
-     * segment: where compaction in place wins the most room.
+     * Moves a segment of the small queue to the main queue, as the youngest of main: eviction promoted its remaining
+     * entries and could not copy them to the main head. It becomes the main head if its free tail is larger.
      *
-     * @param excludedId a segment id to skip (0 for none).
-     * @return the segment, or {@code null} if there is none.
+     * @param s a segment of the small queue.
      */
-    public Segment mostReclaimable(final int excludedId)
+    public void promote(final Segment s)
     {
-        Segment best = null;
-        for (int i = 1; i < nextId; i++)
+        if (s == head)
         {
-            final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != spare && i != excludedId && s.pins == 0 &&
-                (best == null || s.capacity() - s.live > best.capacity() - best.live))
-            {
-                best = s;
-            }
+            head = null;
         }
-        return best;
+        s.main = true;
+        s.age = ++ages;
+        if (!s.dedicated && (mainHead == null || s.capacity() - s.used > mainHead.capacity() - mainHead.used))
+        {
+            mainHead = s;
+        }
     }
 
     /**
-     * The regular segment with the most garbage (bytes in use that no live entry holds), other than the spare and a
-     * pinned segment: where compaction in place turns the most garbage into free space.
-     *
-     * @return the segment, or {@code null} if no such segment holds garbage.
+     * Makes every segment one of the small queue again, for a store that stops evicting: with one queue, all room
+     * goes to the one head.
      */
-    public Segment mostGarbage()
+    public void mergeQueues()
     {
-        Segment best = null;
         for (int i = 1; i < nextId; i++)
         {
             final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != spare && s.pins == 0 && s.used > s.live &&
-                (best == null || s.used - s.live > best.used - best.live))
+            if (s != null)
             {
-                best = s;
+                s.main = false;
             }
         }
-        return best;
-    }
-
-    /**
-     * The segment eviction looks at next: the oldest ({@link Segment#age}) that holds live entries and is neither the
-     * spare, pinned, nor {@code excludedId}; the head only when no other is left.
-     *
-     * @param excludedId   a segment id to skip (0 for none): the one holding an entry the caller still reads.
-     * @param volatileOnly whether only segments holding entries with an expiry time will do.
-     * @return the segment, or {@code null} if there is none.
-     */
-    public Segment evictionVictim(final int excludedId, final boolean volatileOnly)
-    {
-        Segment best = null;
-        for (int i = 1; i < nextId; i++)
-        {
-            final Segment s = segments[i];
-            if (s != null && s != spare && s != head && candidate(s, excludedId, volatileOnly) &&
-                (best == null || s.age < best.age))
-            {
-                best = s;
-            }
-        }
-        if (best == null && head != null && candidate(head, excludedId, volatileOnly))
-        {
-            best = head;
-        }
-        return best;
-    }
-
-    private static boolean candidate(final Segment s, final int excludedId, final boolean volatileOnly)
-    {
-        return s.pins == 0 && s.id != excludedId && s.live > 0 && (!volatileOnly || s.volatileEntries > 0);
+        mainHead = null;
     }
 
     /**
@@ -328,8 +326,20 @@ public final class Arena
      */
     public boolean hasRoomFor(final int length)
     {
-        return (head != null && head.capacity() - head.used >= length) ||
-            (spare != null && spare.capacity() >= length);
+        return hasRoomFor(length, false);
+    }
+
+    /**
+     * {@link #hasRoomFor(int)} at the head of one queue.
+     *
+     * @param length the entry's length.
+     * @param main   whether the entry joins the main queue.
+     * @return {@code true} if that queue's head's free tail or the spare holds it.
+     */
+    public boolean hasRoomFor(final int length, final boolean main)
+    {
+        final Segment h = main ? mainHead : head;
+        return (h != null && h.capacity() - h.used >= length) || (spare != null && spare.capacity() >= length);
     }
 
     /**
@@ -346,7 +356,15 @@ public final class Arena
             evacuating = null;
         }
         s.used = used;
-        if (head == null || s.capacity() - used > head.capacity() - head.used)
+        if (s.main)
+        {
+            if (mainHead == null || s.capacity() - used > mainHead.capacity() - mainHead.used)
+            {
+                mainHead = s;
+                s.age = ++ages;
+            }
+        }
+        else if (head == null || s.capacity() - used > head.capacity() - head.used)
         {
             head = s;
             s.age = ++ages;
@@ -360,7 +378,19 @@ public final class Arena
      */
     public int headFree()
     {
-        return head == null ? 0 : head.capacity() - head.used;
+        return headFree(false);
+    }
+
+    /**
+     * Free bytes at the end of one queue's head segment.
+     *
+     * @param main whether the main queue's head.
+     * @return bytes an entry of that queue can use without a new segment.
+     */
+    public int headFree(final boolean main)
+    {
+        final Segment h = main ? mainHead : head;
+        return h == null ? 0 : h.capacity() - h.used;
     }
 
     /**
@@ -371,8 +401,7 @@ public final class Arena
      */
     public long garbageBytes()
     {
-        final long headFree = head == null ? 0 : head.capacity() - head.used;
-        return regularBytes - regularLive - headFree;
+        return regularBytes - regularLive - headFree(false) - headFree(true);
     }
 
     /**
@@ -386,32 +415,12 @@ public final class Arena
     }
 
     /**
-     * The regular segment, other than the head, with the fewest live bytes.
-     *
-     * @return the segment, or {@code null} if there is none.
-     */
-    public Segment compactionVictim()
-    {
-        Segment best = null;
-        for (int i = 1; i < nextId; i++)
-        {
-            final Segment s = segments[i];
-            if (s != null && !s.dedicated && s != head && s != spare && s.pins == 0 &&
-                (best == null || s.live < best.live))
-            {
-                best = s;
-            }
-        }
-        return best;
-    }
-
-    /**
      * Marks the segment that copying compaction evacuates in steps, between writes. The mark is dropped when the
      * segment is recycled (its last live entry died or moved), compacted in place (its entries' offsets changed) or
      * released with everything else; so while {@link #evacuating()} returns it, its entries are where compaction
      * left them and its {@code used} does not change (it is neither head nor spare, so nothing is appended to it).
      *
-     * @param victim a regular segment from {@link #compactionVictim()}.
+     * @param victim a regular segment from {@link SegmentChoice#compactionVictim()}.
      */
     public void startEvacuation(final Segment victim)
     {
@@ -455,9 +464,16 @@ public final class Arena
         {
             evacuating = null;
         }
-        if (victim.live == 0 && victim != head)
+        if (victim.live == 0)
         {
-            recycle(victim);
+            if (victim != head && victim != mainHead)
+            {
+                recycle(victim);
+            }
+            else
+            {
+                victim.used = 0;
+            }
         }
     }
 
@@ -546,6 +562,7 @@ public final class Arena
         freeIds.clear();
         nextId = 1;
         head = null;
+        mainHead = null;
         spare = null;
         evacuating = null;
         nextRegularBytes = FIRST_SEGMENT_BYTES;
@@ -555,13 +572,14 @@ public final class Arena
         liveBytes = 0;
     }
 
-    private long allocateDedicated(final int length)
+    private long allocateDedicated(final int length, final boolean main)
     {
         final Segment s = newSegment(length, true);
         if (s == null)
         {
             return NO_SPACE;
         }
+        s.main = main;
         s.age = ++ages;
         s.used = length;
         return location(s.id, 0);
@@ -659,6 +677,15 @@ public final class Arena
         {
             evacuating = null;
         }
+        if (s == mainHead)
+        {
+            mainHead = null;
+        }
+        if (s == head)
+        {
+            head = null;
+        }
+        s.main = false;
         regularBytes -= s.capacity();
         if (spare == null)
         {

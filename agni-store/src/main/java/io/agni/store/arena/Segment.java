@@ -46,6 +46,10 @@ public final class Segment
      * Live entries here that have an expiry time: where {@code VOLATILE} eviction looks.
      */
     int volatileEntries;
+    /**
+     * Whether the segment's entries are in the main queue of a store that evicts (docs/eviction.md), not the small.
+     */
+    boolean main;
 
     Segment(final int id, final UnsafeBuffer buffer, final boolean dedicated)
     {
@@ -92,6 +96,16 @@ public final class Segment
     public int live()
     {
         return live;
+    }
+
+    /**
+     * Whether the segment's entries are in the main queue of a store that evicts.
+     *
+     * @return {@code false} for the small queue, and in a store that does not evict.
+     */
+    public boolean inMain()
+    {
+        return main;
     }
 
     /**

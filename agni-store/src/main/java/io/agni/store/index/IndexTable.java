@@ -23,12 +23,18 @@ public final class IndexTable
     public final int mask;
 
     /**
-     * One byte per slot that a read sets when it finds the slot's entry and eviction clears when it passes it
-     * (docs/eviction.md), or {@code null} in a store that does not evict. A mark travels with its slot word when
-     * the slot moves. Readers write it with a plain store, and only when it is 0, so an entry read often costs no
-     * store at all; a mark a racing writer moves or loses is a hint lost, never a wrong value.
+     * One byte per slot holding its entry's read frequency, S3-FIFO's 2-bit {@code f} (0 to {@link #MAX_FREQUENCY}):
+     * a read that finds the slot's entry adds one, eviction takes one off or clears it when it passes the entry
+     * (docs/eviction.md); {@code null} in a store that does not evict. It travels with its slot word when the slot
+     * moves. Readers write it with a plain store, and only when it changes, so an entry read often costs no store at
+     * all; a count a racing writer moves or loses is a hint lost, never a wrong value.
      */
     public final UnsafeBuffer marks;
+
+    /**
+     * The largest read frequency a slot counts to (S3-FIFO's 2 bits).
+     */
+    public static final int MAX_FREQUENCY = 3;
 
     /**
      * A table over memory holding {@code capacity} slots, without marks.
@@ -56,29 +62,61 @@ public final class IndexTable
     }
 
     /**
-     * Records that a read found the entry of slot {@code index}: sets its mark if the table has marks and the mark
-     * is not set yet. Safe under an optimistic stamp (the table's memory stays allocated while a reader may hold it).
+     * Records that a read found the entry of slot {@code index}: adds one to its frequency if the table has marks
+     * and the frequency is below {@link #MAX_FREQUENCY}. Safe under an optimistic stamp (the table's memory stays
+     * allocated while a reader may hold it).
      *
      * @param index a slot index of this table.
      */
     public void markRead(final int index)
     {
         final UnsafeBuffer m = marks;
-        if (m != null && m.getByte(index) == 0)
+        if (m != null)
         {
-            m.putByte(index, (byte)1);
+            final byte f = m.getByte(index);
+            if (f < MAX_FREQUENCY)
+            {
+                m.putByte(index, (byte)(f + 1));
+            }
         }
     }
 
     /**
-     * Whether a slot's mark is set; the caller holds the write lock.
+     * Whether a slot's entry was read since eviction last cleared or lowered its frequency; the caller holds the
+     * write lock.
      *
      * @param index the slot index.
      * @return {@code false} also for a table without marks.
      */
     public boolean marked(final int index)
     {
-        return marks != null && marks.getByte(index) != 0;
+        return frequency(index) != 0;
+    }
+
+    /**
+     * A slot's read frequency; the caller holds the write lock.
+     *
+     * @param index the slot index.
+     * @return 0 to {@link #MAX_FREQUENCY}; 0 also for a table without marks.
+     */
+    public int frequency(final int index)
+    {
+        // a racing reader only ever stores 1 to MAX_FREQUENCY, so the byte is in range
+        return marks == null ? 0 : Math.min(MAX_FREQUENCY, Math.max(0, marks.getByte(index)));
+    }
+
+    /**
+     * Sets a slot's read frequency; the caller holds the write lock.
+     *
+     * @param index     the slot index.
+     * @param frequency 0 to {@link #MAX_FREQUENCY}.
+     */
+    public void frequency(final int index, final int frequency)
+    {
+        if (marks != null)
+        {
+            marks.putByte(index, (byte)frequency);
+        }
     }
 
     /**

@@ -108,7 +108,7 @@ final class Compactor
             {
                 return;
             }
-            victim = arena.compactionVictim();
+            victim = arena.choice().compactionVictim();
             if (victim == null)
             {
                 return;
@@ -200,7 +200,28 @@ final class Compactor
         final EntryCursor m = moveCursor;
         final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
         final int index = findSlot(IndexLayout.slot(tag, victim.id, offset));
-        final long location = arena.allocate(length);
+        // an entry keeps its queue (docs/eviction.md) when compaction moves it
+        return relocate(victim, offset, length, tag, index, m.hasExpiry(), victim.inMain());
+    }
+
+    /**
+     * Copies a live entry to the head of a queue and points its slot at the copy; its old bytes become dead in the
+     * victim, which is not recycled here even if it empties.
+     *
+     * @param victim    the entry's segment.
+     * @param offset    where the entry is.
+     * @param length    its length.
+     * @param tag       its index tag.
+     * @param index     its slot in the current table.
+     * @param hasExpiry whether it has an expiry time.
+     * @param main      whether it goes to the main queue's head.
+     * @return {@code false} if the budget refused the space; nothing changed.
+     */
+    boolean relocate(
+        final Segment victim, final int offset, final int length, final int tag, final int index,
+        final boolean hasExpiry, final boolean main)
+    {
+        final long location = arena.allocate(length, main);
         if (location == Arena.NO_SPACE)
         {
             return false;
@@ -211,7 +232,7 @@ final class Compactor
         arena.onWritten(segmentId, length);
         shard.table().put(index, IndexLayout.slot(tag, segmentId, to));
         arena.onMoved(victim, offset, length);
-        if (m.hasExpiry())
+        if (hasExpiry)
         {
             arena.countVolatile(segmentId, 1);
             arena.countVolatile(victim.id, -1);
@@ -230,15 +251,28 @@ final class Compactor
      */
     long allocate(final long length, final int excludedSegmentId)
     {
-        final long location = arena.allocate(length);
+        return allocate(length, excludedSegmentId, false);
+    }
+
+    /**
+     * {@link #allocate(long, int)} into one queue of a store that evicts (docs/eviction.md).
+     *
+     * @param length            the entry's length.
+     * @param excludedSegmentId a segment the caller still reads (0 for none).
+     * @param main              whether the entry joins the main queue rather than the small one.
+     * @return the location or {@link Arena#NO_SPACE}.
+     */
+    long allocate(final long length, final int excludedSegmentId, final boolean main)
+    {
+        final long location = arena.allocate(length, main);
         if (location != Arena.NO_SPACE)
         {
             return location;
         }
-        if (reclaimInPlace((int)length, excludedSegmentId) ||
-            evictor.makeRoom((int)Math.min(length, Integer.MAX_VALUE), excludedSegmentId))
+        if (reclaimInPlace((int)length, excludedSegmentId, main) ||
+            evictor.makeRoom((int)Math.min(length, Integer.MAX_VALUE), excludedSegmentId, main))
         {
-            return arena.allocate(length);
+            return arena.allocate(length, main);
         }
         return Arena.NO_SPACE;
     }
@@ -251,22 +285,23 @@ final class Compactor
      *
      * @return whether the head now has room for {@code length} bytes.
      */
-    private boolean reclaimInPlace(final int length, final int excludedSegmentId)
+    private boolean reclaimInPlace(final int length, final int excludedSegmentId, final boolean main)
     {
         if (length > Arena.LARGE_ENTRY_BYTES)
         {
             return false;
         }
-        for (int attempt = 0; attempt < IN_PLACE_ATTEMPTS && arena.headFree() < length; attempt++)
+        for (int attempt = 0; attempt < IN_PLACE_ATTEMPTS && arena.headFree(main) < length; attempt++)
         {
-            final Segment victim = arena.mostReclaimable(excludedSegmentId);
+            // a slid segment's tail goes to its own queue's head
+            final Segment victim = arena.choice().mostReclaimable(excludedSegmentId, main);
             if (victim == null || victim.capacity() - victim.live() < length)
             {
                 return false;
             }
             compactInPlace(victim);
         }
-        return arena.headFree() >= length;
+        return arena.headFree(main) >= length;
     }
 
     /**
@@ -283,7 +318,7 @@ final class Compactor
         long room = arena.headFree();
         while (room < bytes)
         {
-            final Segment victim = arena.mostGarbage();
+            final Segment victim = arena.choice().mostGarbage();
             if (victim == null)
             {
                 return;

@@ -4,6 +4,8 @@ import io.agni.api.EvictionPolicy;
 import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.Segment;
+import io.agni.store.arena.SegmentChoice;
+import io.agni.store.evict.Ghost;
 import io.agni.store.hash.KeyHash;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
@@ -12,26 +14,38 @@ import io.agni.store.index.IndexTable;
  * Makes room in one shard by evicting entries, when the budget refuses a write and the shard's policy evicts
  * (docs/eviction.md).
  *
- * <h2>The algorithm: CLOCK over the arena's segments</h2>
- * The arena appends new entries at its head, so its segments are in the order their entries arrived; each segment
- * carries an age ({@link Arena#evictionVictim}). A read sets its entry's mark in the index
- * ({@link IndexTable#markRead}). To make room, the oldest segment is <em>cleaned</em>: every live entry in it that
- * has expired is removed (counted as expired), every one the policy may evict whose mark is clear is evicted, and
- * every other has its mark cleared and stays: its second chance. The survivors are then slid to the segment's start
- * ({@link Compactor#compactInPlace}), its free tail becomes room for new entries, and it becomes the youngest
- * segment. A segment that empties is recycled whole. So an entry read since eviction last passed it survives one
- * more round, and one never read goes in arrival order: CLOCK, with a segment as the hand's step.
+ * <h2>The algorithm: S3-FIFO over the arena's segments</h2>
+ * The arena keeps two queues of segments, each appended to at its own head ({@link Arena#allocate(long, boolean)}):
+ * <em>small</em>, where a new key goes, and <em>main</em>, where a key goes that eviction found read, or that is
+ * written again soon after it was evicted from small (its tag is in the {@link Ghost}); an overwrite stays in its
+ * entry's queue. Every segment has an age, so each queue is a FIFO of segments, and of entries within them. A read
+ * adds one to its entry's 2-bit frequency ({@link IndexTable#markRead}). To make room, the arena names the oldest
+ * segment of main when main holds more than {@link SegmentChoice#MAIN_SHARE_PERCENT} % of the live bytes (or small
+ * has none), else the oldest of small ({@link SegmentChoice#evictionVictim}), and that segment is <em>cleaned</em>:
+ * <ul>
+ * <li>every live entry that has expired is removed (counted as expired), whatever the queue;</li>
+ * <li>in small, an entry never read is evicted and its tag remembered by the ghost; one read at least has its
+ * frequency cleared and is copied to main's head (promoted);</li>
+ * <li>in main, an entry never read since eviction last passed is evicted; one read has its frequency lowered by one
+ * and stays: its survivors are slid to the segment's start ({@link Compactor#compactInPlace}) and the segment
+ * becomes main's youngest, their reinsertion at main's tail.</li>
+ * </ul>
+ * An entry the policy may not evict (one without expiry under {@code VOLATILE}) is kept as a read one is. When the
+ * budget refuses the copy of a promoted entry, the rest of the small segment stays where it is and the segment
+ * joins main whole ({@link Arena#promote}). A segment that empties is recycled.
  *
  * <h2>Bounds</h2>
- * A write cleans at most {@link #MAX_SEGMENTS} segments (at most 256 KiB each) and stops as soon as its entry fits,
- * so it evicts at most what it needs plus the rest of the segment it was cleaning; nothing scans the whole shard.
- * If those segments held only entries read since the last round (every one got its second chance), one more is
- * cleaned without regard to marks, so a write that eviction can serve is not refused for want of a full round.
- * {@code VOLATILE} looks only at segments that hold entries with an expiry time ({@link Segment#volatileEntries()}).
+ * A write cleans at most {@link #MAX_SEGMENTS} segments that free room or belong to main, and
+ * {@link #MAX_CLEANINGS} in all (at most 256 KiB each; a small segment whose entries were all read frees nothing
+ * but promotes each entry once), and stops as soon as its entry fits, so it evicts at most what it needs plus the
+ * rest of the segment it was cleaning; nothing scans the whole shard. If those segments held only entries read
+ * since the last round, one more is cleaned without regard to frequencies, so a write that eviction can serve is
+ * not refused for want of a full round. {@code VOLATILE} looks
+ * only at segments that hold entries with an expiry time ({@link Segment#volatileEntries()}).
  *
  * <h2>Concurrency</h2>
- * Runs under the shard's write lock; optimistic readers of an entry it removes or moves fail validation. The marks
- * it reads and clears may race a reader setting one: a mark lost is a hint lost, never a wrong value.
+ * Runs under the shard's write lock; optimistic readers of an entry it removes or moves fail validation. The
+ * frequencies it reads and writes may race a reader adding one: a count lost is a hint lost, never a wrong value.
  */
 final class Evictor
 {
@@ -39,6 +53,17 @@ final class Evictor
      * The segments one write may clean, at most.
      */
     static final int MAX_SEGMENTS = 4;
+
+    /**
+     * The segments one write may clean in all, counting those of the small queue whose every entry was promoted
+     * (which frees nothing, but happens to each entry once): a bound on one write's work.
+     */
+    static final int MAX_CLEANINGS = 16;
+
+    /**
+     * The tags of keys recently evicted from the small queue.
+     */
+    final Ghost ghost = new Ghost();
 
     private final ShardTable shard;
     private final Arena arena;
@@ -55,16 +80,29 @@ final class Evictor
     }
 
     /**
+     * Whether a key not in the shard joins the main queue when written: the shard evicts and the ghost remembers
+     * its tag (which it then forgets).
+     *
+     * @param tag the key's index tag.
+     * @return {@code true} for main, {@code false} for small.
+     */
+    boolean joinsMain(final int tag)
+    {
+        return shard.evictionPolicy.evicts() && ghost.remove(tag);
+    }
+
+    /**
      * Evicts until a regular entry of {@code length} bytes fits without a new segment, if the policy evicts.
      *
      * @param length            the entry's length; entries over {@link Arena#LARGE_ENTRY_BYTES} need new memory
      *                          from the budget, which eviction cannot give within the write that needs it.
      * @param excludedSegmentId a segment the caller still reads (0 for none): left alone.
+     * @param main              whether the entry joins the main queue.
      * @return whether it fits now.
      */
-    boolean makeRoom(final int length, final int excludedSegmentId)
+    boolean makeRoom(final int length, final int excludedSegmentId, final boolean main)
     {
-        return length <= Arena.LARGE_ENTRY_BYTES && evictUntilRoom(length, 0, excludedSegmentId);
+        return length <= Arena.LARGE_ENTRY_BYTES && evictUntilRoom(length, 0, excludedSegmentId, main);
     }
 
     /**
@@ -77,50 +115,61 @@ final class Evictor
      */
     boolean makeRoomForKeys(final int newKeys, final int excludedSegmentId)
     {
-        return evictUntilRoom(0, newKeys, excludedSegmentId);
+        return evictUntilRoom(0, newKeys, excludedSegmentId, false);
     }
 
     /**
-     * Cleans the oldest segments until an entry of {@code length} bytes fits the arena (when {@code length > 0}) or
-     * {@code newKeys} more keys fit the index (otherwise): at most {@link #MAX_SEGMENTS} honouring marks, then one
-     * more without regard to them.
+     * Cleans segments as {@link SegmentChoice#evictionVictim} names them until an entry of {@code length} bytes fits
+     * the head of its queue (when {@code length > 0}) or {@code newKeys} more keys fit the index (otherwise): at most
+     * {@link #MAX_SEGMENTS} honouring frequencies, then one more without regard to them.
      */
-    private boolean evictUntilRoom(final int length, final int newKeys, final int excludedSegmentId)
+    private boolean evictUntilRoom(final int length, final int newKeys, final int excludedSegmentId, final boolean main)
     {
         final EvictionPolicy policy = shard.evictionPolicy;
         if (!policy.evicts())
         {
             return false;
         }
-        for (int n = 0; n <= MAX_SEGMENTS && !roomFor(length, newKeys); n++)
+        int freeing = 0;
+        for (int n = 0; n < MAX_CLEANINGS && freeing <= MAX_SEGMENTS && !roomFor(length, newKeys, main); n++)
         {
-            final Segment victim = arena.evictionVictim(excludedSegmentId, policy.volatileOnly());
+            final Segment victim = arena.choice().evictionVictim(excludedSegmentId, policy.volatileOnly());
             if (victim == null)
             {
                 break;
             }
-            clean(victim, policy, n == MAX_SEGMENTS);
+            final boolean lastChance = freeing == MAX_SEGMENTS || n == MAX_CLEANINGS - 1;
+            if (clean(victim, policy, lastChance))
+            {
+                freeing++;
+            }
         }
-        return roomFor(length, newKeys);
+        return roomFor(length, newKeys, main);
     }
 
-    private boolean roomFor(final int length, final int newKeys)
+    private boolean roomFor(final int length, final int newKeys, final boolean main)
     {
-        return length > 0 ? arena.hasRoomFor(length) : shard.keysFit(newKeys);
+        return length > 0 ? arena.hasRoomFor(length, main) : shard.keysFit(newKeys);
     }
 
     /**
-     * Cleans one segment: removes its expired entries, evicts those the policy allows whose mark is clear (or all
-     * the policy allows, when {@code ignoreMarks}), clears the marks of the rest, slides them to the segment's start
-     * and makes it the youngest.
+     * Cleans one segment as the class comment says; {@code ignoreFrequencies} evicts every entry the policy allows.
+     *
+     * @return whether it counts against {@link #MAX_SEGMENTS}: it was a segment of main, or it removed an entry.
      */
-    private void clean(final Segment victim, final EvictionPolicy policy, final boolean ignoreMarks)
+    private boolean clean(final Segment victim, final EvictionPolicy policy, final boolean ignoreFrequencies)
     {
+        final boolean small = !victim.inMain();
+        if (small)
+        {
+            ghost.resize(shard.count);
+        }
         final long now = shard.clock.time();
         final EntryCursor m = cursor;
         final int id = victim.id;
         final int end = victim.used();
-        boolean evicted = false;
+        boolean removed = false;
+        boolean copying = small;
         int p = 0;
         while (p < end && victim.live() > 0)
         {
@@ -134,35 +183,60 @@ final class Evictor
                 final int tag = IndexLayout.tag(KeyHash.hash(m.buffer, m.keyOffset, m.keyLength, seed));
                 final int i = compactor.findSlot(IndexLayout.slot(tag, id, p));
                 final IndexTable t = shard.table();
+                final int frequency = t.frequency(i);
                 if (m.isExpired(now))
                 {
                     // Removing it may recycle or release the victim: read nothing of it after its last entry.
                     shard.removeAt(i, m);
                     shard.expired++;
-                    evicted = true;
+                    removed = true;
                 }
-                else if ((!policy.volatileOnly() || m.hasExpiry()) && (ignoreMarks || !t.marked(i)))
+                else if ((!policy.volatileOnly() || m.hasExpiry()) && (ignoreFrequencies || frequency == 0))
                 {
                     shard.removeAt(i, m);
                     shard.evicted++;
-                    evicted = true;
+                    removed = true;
+                    if (small)
+                    {
+                        ghost.add(tag);
+                    }
                 }
-                else
+                else if (small)
                 {
-                    t.clearMark(i);
+                    t.frequency(i, 0);
+                    copying = copying && compactor.relocate(victim, p, length, tag, i, m.hasExpiry(), true);
+                }
+                else if (frequency > 0)
+                {
+                    t.frequency(i, frequency - 1);
                 }
             }
             p += length;
         }
-        if (arena.segments()[id] != victim || victim.live() == 0)
+        final boolean counts = removed || !small;
+        if (arena.segments()[id] != victim)
         {
-            // emptied: recycled as the spare, released, or (the head) started again from offset 0
-            return;
+            // emptied by a removal and released
+            return counts;
         }
-        if (evicted && !victim.dedicated)
+        if (victim.live() == 0)
+        {
+            if (victim.used() > 0)
+            {
+                // emptied by a copy (a removal that empties a segment recycles it, or restarts a head at 0)
+                arena.onCompacted(victim);
+            }
+            return counts;
+        }
+        if (small)
+        {
+            arena.promote(victim);
+        }
+        if ((removed || small) && !victim.dedicated)
         {
             compactor.compactInPlace(victim);
         }
         arena.renew(victim);
+        return counts;
     }
 }

@@ -61,6 +61,12 @@ public abstract class ShardReads extends ShardStorage
     private static final long WHOLE_VALUE_END = -1;
 
     /**
+     * The end index a lookup passes that only asks whether the key is there and when it expires (EXISTS, TTL): it
+     * does not count as a read for eviction, as Redis's lookups for those commands do not touch the key.
+     */
+    private static final long NOT_A_READ = Long.MIN_VALUE;
+
+    /**
      * How often a writer retries {@code tryWriteLock} with {@link Thread#onSpinWait()} between tries before it
      * starts yielding.
      */
@@ -311,7 +317,7 @@ public abstract class ShardReads extends ShardStorage
         final ThreadContext c)
     {
         final int tag = IndexLayout.tag(hash);
-        if (readRetrying(tag, key, keyOffset, keyLength, false, 0, 0, null, 0, c) < 0)
+        if (readRetrying(tag, key, keyOffset, keyLength, false, 0, NOT_A_READ, null, 0, c) < 0)
         {
             return AgniStore.TTL_KEY_ABSENT;
         }
@@ -423,7 +429,10 @@ public abstract class ShardReads extends ShardStorage
         {
             return EXPIRED;
         }
-        t.markRead(r);
+        if (end != NOT_A_READ)
+        {
+            t.markRead(r);
+        }
         if (!copySlice)
         {
             return e.valueLength;

@@ -71,7 +71,9 @@ abstract class ShardStorage extends ShardTable
     {
         Limits.checkEntry(keyLength, source.valueLength, maxValueLength);
         final long entryLength = EntryLayout.length(keyLength, source.valueLength, hasExpiry);
-        final long location = compactor.allocate(entryLength, sourceSegmentId);
+        // an entry copied within the shard stays in its source's queue (docs/eviction.md)
+        final long location = compactor.allocate(entryLength, sourceSegmentId,
+            sourceSegmentId != 0 && arena.segments()[sourceSegmentId].inMain());
         if (location == Arena.NO_SPACE)
         {
             return Arena.NO_SPACE;
@@ -437,7 +439,10 @@ abstract class ShardStorage extends ShardTable
             ensureRoomForNewKeys(1);
         }
         final long removalsBefore = removals;
-        final long location = compactor.allocate(entryLength, i >= 0 ? old.segmentId : 0);
+        // S3-FIFO (docs/eviction.md): an overwrite stays in its entry's queue; a new key joins main if the ghost
+        // remembers it, else small
+        final boolean main = i >= 0 ? arena.segments()[old.segmentId].inMain() : evictor.joinsMain(tag);
+        final long location = compactor.allocate(entryLength, i >= 0 ? old.segmentId : 0, main);
         if (location == Arena.NO_SPACE)
         {
             rejected++;

@@ -371,6 +371,7 @@ abstract class ShardTable
             retireTable(old);
         }
         arena.releaseAll(false);
+        evictor.ghost.clear();
         count = 0;
         expiring = 0;
         sweepCursor = 0;
@@ -608,9 +609,9 @@ abstract class ShardTable
             if (slot != IndexLayout.EMPTY)
             {
                 final int k = grown.insertNew(slot);
-                if (marks && old.marked(j))
+                if (marks)
                 {
-                    grown.markRead(k);
+                    grown.frequency(k, old.frequency(j));
                 }
             }
         }
@@ -641,6 +642,11 @@ abstract class ShardTable
         {
             table = new IndexTable(t.slots, t.capacity(), null);
             memory.retire(t.marks);
+        }
+        if (!policy.evicts())
+        {
+            arena.mergeQueues();
+            evictor.ghost.clear();
         }
     }
 

@@ -51,7 +51,7 @@ class ArenaTest
         abandon(second);
         assertEquals(64, arena.garbageBytes(), "not at the head's end: garbage");
         assertEquals(headFree, arena.headFree());
-        assertSame(arena.segments()[Arena.segmentIdOf(second)], arena.mostGarbage());
+        assertSame(arena.segments()[Arena.segmentIdOf(second)], arena.choice().mostGarbage());
 
         abandon(third);
         assertEquals(headFree + 64, arena.headFree(), "at the head's end: free space again");
@@ -61,7 +61,7 @@ class ArenaTest
         assertEquals(0, arena.liveBytes());
         assertEquals(0, arena.garbageBytes(), "an empty head starts again at 0");
         assertEquals(headFree + 3 * 64, arena.headFree());
-        assertNull(arena.mostGarbage());
+        assertNull(arena.choice().mostGarbage());
     }
 
     private long written(final int length)
