@@ -1,17 +1,21 @@
 package io.agni.store.evict;
 
+import org.agrona.concurrent.UnsafeBuffer;
+
 /**
  * S3-FIFO's ghost queue for one shard: the index tags of the keys eviction last took from the small queue, no data
  * (docs/eviction.md). A key written again while its tag is remembered joins the main queue at once.
  *
  * <h2>Layout</h2>
- * A table of {@code long} words on the heap, grouped in buckets of {@link #BUCKET} words; a word holds a tag in its
- * high half and the number of its insertion in its low half, 0 when empty. A tag goes to the bucket its low bits
+ * A table of 8-byte words, grouped in buckets of {@link #BUCKET} words; a word holds a tag, with its high bit set, in
+ * its high half and the number of its insertion in its low half, 0 when empty. A tag goes to the bucket its low bits
  * name, into an empty word, the word of the same tag, or the word of the oldest insertion. A tag is a member while
  * fewer than {@link #capacity()} insertions happened after its own, so the table remembers about the last
  * {@code capacity} tags added, less the ones a full bucket pushed out early; no ring of insertions is needed. The
- * capacity follows the shard's entry count ({@link #resize}, 0.9 x as S3-FIFO sizes it), and the table has at least
- * as many words, a power of two: 8 to 16 bytes per remembered tag.
+ * capacity follows the shard's entry count ({@link #resize}, 0.9 x as S3-FIFO sizes it) up to the table's words.
+ * The words are the index table's ({@code IndexTable.ghost}, half a word per slot, so 0.67 to 1.33 words per entry
+ * at the index's load): allocated from the budget, counted and retired with the table; when the table grows, the
+ * ghost moves to the new table's words ({@link #attach}).
  *
  * <h2>Precision</h2>
  * A tag is {@code IndexLayout.TAG_BITS} bits of the key's seeded hash, of which the bucket takes the low ones, so two
@@ -27,14 +31,13 @@ public final class Ghost
      */
     public static final int BUCKET = 4;
 
-    private static final int MIN_WORDS = 16;
-
-    private long[] words = new long[MIN_WORDS];
-    private int capacity = MIN_WORDS * 9 / 10;
+    private UnsafeBuffer words;
+    private int mask;
+    private int capacity;
     private int inserted;
 
     /**
-     * An empty ghost for a small shard.
+     * A ghost without words, which remembers nothing until it is given some ({@link #forget}, {@link #attach}).
      */
     public Ghost()
     {
@@ -51,36 +54,50 @@ public final class Ghost
     }
 
     /**
-     * Words in the table, for memory accounting and tests.
+     * Forgets every tag and goes on in {@code zeroed} (the shard was cleared, or starts or stops evicting).
      *
-     * @return the table's length.
+     * @param zeroed zeroed words (a multiple of {@link #BUCKET} words, a power of two), or {@code null} for none.
      */
-    public int words()
+    public void forget(final UnsafeBuffer zeroed)
     {
-        return words.length;
+        words = zeroed;
+        mask = zeroed == null ? 0 : zeroed.capacity() / Long.BYTES - 1;
+        capacity = Math.min(capacity, mask + 1);
+        inserted = 0;
     }
 
     /**
-     * Follows the shard's entry count: remembers 0.9 x {@code entries} tags (at least a few), growing the table when
-     * that passes its length; the tags remembered stay remembered.
+     * Moves to {@code zeroed} (the index table grew), keeping every tag remembered.
      *
-     * @param entries the shard's live entries.
+     * @param zeroed zeroed words (a multiple of {@link #BUCKET} words, a power of two), or {@code null} for none.
      */
-    public void resize(final long entries)
+    public void attach(final UnsafeBuffer zeroed)
     {
-        capacity = (int)Math.max(MIN_WORDS * 9 / 10, Math.min(1 << 30, entries * 9 / 10));
-        if (capacity > words.length)
+        final UnsafeBuffer old = words;
+        words = zeroed;
+        mask = zeroed == null ? 0 : zeroed.capacity() / Long.BYTES - 1;
+        if (old != null && zeroed != null)
         {
-            final long[] old = words;
-            words = new long[Integer.highestOneBit(capacity - 1) << 1];
-            for (final long w : old)
+            for (int i = 0; i < old.capacity(); i += Long.BYTES)
             {
+                final long w = old.getLong(i);
                 if (w != 0 && remembered(w))
                 {
                     place((int)(w >>> 32), w);
                 }
             }
         }
+        capacity = Math.min(capacity, mask + 1);
+    }
+
+    /**
+     * Follows the shard's entry count: remembers the last 0.9 x {@code entries} tags, or as many as the words hold.
+     *
+     * @param entries the shard's live entries.
+     */
+    public void resize(final long entries)
+    {
+        capacity = (int)Math.min(mask + 1, entries * 9 / 10);
     }
 
     /**
@@ -90,7 +107,10 @@ public final class Ghost
      */
     public void add(final int tag)
     {
-        place(tag, word(tag, inserted++));
+        if (words != null)
+        {
+            place(tag, word(tag, inserted++));
+        }
     }
 
     /**
@@ -101,39 +121,33 @@ public final class Ghost
      */
     public boolean remove(final int tag)
     {
-        final long[] w = words;
-        final int start = bucket(tag, w.length);
+        final UnsafeBuffer w = words;
+        if (w == null)
+        {
+            return false;
+        }
+        final int start = bucket(tag);
         for (int i = start; i < start + BUCKET; i++)
         {
-            final long word = w[i];
+            final long word = w.getLong(i * Long.BYTES);
             if (word != 0 && (int)(word >>> 32) == (tag | 1 << 31) && remembered(word))
             {
-                w[i] = 0;
+                w.putLong(i * Long.BYTES, 0);
                 return true;
             }
         }
         return false;
     }
 
-    /**
-     * Forgets everything (the shard was cleared).
-     */
-    public void clear()
-    {
-        words = new long[MIN_WORDS];
-        capacity = MIN_WORDS * 9 / 10;
-        inserted = 0;
-    }
-
     private void place(final int tag, final long word)
     {
-        final long[] w = words;
-        final int start = bucket(tag, w.length);
+        final UnsafeBuffer w = words;
+        final int start = bucket(tag);
         int victim = start;
         int oldestAge = -1;
         for (int i = start; i < start + BUCKET; i++)
         {
-            final long old = w[i];
+            final long old = w.getLong(i * Long.BYTES);
             if (old == 0 || (int)(old >>> 32) == (int)(word >>> 32))
             {
                 victim = i;
@@ -146,7 +160,7 @@ public final class Ghost
                 victim = i;
             }
         }
-        w[victim] = word;
+        w.putLong(victim * Long.BYTES, word);
     }
 
     private boolean remembered(final long word)
@@ -162,8 +176,8 @@ public final class Ghost
         return (long)(tag | 1 << 31) << 32 | (number & 0xFFFF_FFFFL);
     }
 
-    private static int bucket(final int tag, final int length)
+    private int bucket(final int tag)
     {
-        return (tag * BUCKET) & (length - 1);
+        return (tag * BUCKET) & mask;
     }
 }

@@ -32,6 +32,13 @@ public final class IndexTable
     public final UnsafeBuffer marks;
 
     /**
+     * The words of the shard's eviction ghost ({@code io.agni.store.evict.Ghost}), or {@code null} in a store that
+     * does not evict: sized with the table (half a word per slot), so allocated, counted and retired with it. Only
+     * the shard's writer uses them.
+     */
+    public final UnsafeBuffer ghost;
+
+    /**
      * The largest read frequency a slot counts to (S3-FIFO's 2 bits).
      */
     public static final int MAX_FREQUENCY = 3;
@@ -44,21 +51,35 @@ public final class IndexTable
      */
     public IndexTable(final UnsafeBuffer slots, final int capacity)
     {
-        this(slots, capacity, null);
+        this(slots, capacity, null, null);
     }
 
     /**
-     * A table over memory holding {@code capacity} slots and, for a store that evicts, their marks.
+     * A table over memory holding {@code capacity} slots and, for a store that evicts, their marks and the ghost's
+     * words.
      *
      * @param slots    zeroed memory of {@code capacity * 8} bytes.
      * @param capacity a power of two.
      * @param marks    zeroed memory of {@code capacity} bytes, or {@code null}.
+     * @param ghost    zeroed memory of {@link #ghostBytes(int) ghostBytes(capacity)}, or {@code null}.
      */
-    public IndexTable(final UnsafeBuffer slots, final int capacity, final UnsafeBuffer marks)
+    public IndexTable(final UnsafeBuffer slots, final int capacity, final UnsafeBuffer marks, final UnsafeBuffer ghost)
     {
         this.slots = slots;
+        this.ghost = ghost;
         this.mask = capacity - 1;
         this.marks = marks;
+    }
+
+    /**
+     * Bytes of the ghost's words for a table of {@code capacity} slots: half an 8-byte word per slot.
+     *
+     * @param capacity the table's slots.
+     * @return bytes.
+     */
+    public static int ghostBytes(final int capacity)
+    {
+        return Math.max(16, capacity / 2) * Long.BYTES;
     }
 
     /**

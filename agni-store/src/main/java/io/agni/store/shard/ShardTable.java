@@ -85,6 +85,7 @@ abstract class ShardTable
         this.compactor = new Compactor(this, arena, seed);
         this.evictor = new Evictor(this, arena, compactor, seed);
         compactor.evictor = evictor;
+        evictor.ghost.forget(table.ghost);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -363,6 +364,7 @@ abstract class ShardTable
             if (old.marks != null)
             {
                 old.marks.setMemory(0, old.marks.capacity(), (byte)0);
+                old.ghost.setMemory(0, old.ghost.capacity(), (byte)0);
             }
         }
         else
@@ -370,8 +372,8 @@ abstract class ShardTable
             table = fresh;
             retireTable(old);
         }
+        evictor.ghost.forget(table.ghost);
         arena.releaseAll(false);
-        evictor.ghost.clear();
         count = 0;
         expiring = 0;
         sweepCursor = 0;
@@ -384,10 +386,12 @@ abstract class ShardTable
     void freeLocked()
     {
         arena.releaseAll(true);
+        evictor.ghost.attach(null);
         memory.free(table.slots);
         if (table.marks != null)
         {
             memory.free(table.marks);
+            memory.free(table.ghost);
         }
         count = 0;
         expiring = 0;
@@ -455,7 +459,7 @@ abstract class ShardTable
     }
 
     /**
-     * Off-heap bytes this shard holds: table plus segments (racy read).
+     * Off-heap bytes this shard holds: table, segments and eviction's ghost (racy read).
      *
      * @return bytes.
      */
@@ -615,6 +619,7 @@ abstract class ShardTable
                 }
             }
         }
+        evictor.ghost.attach(grown.ghost);
         table = grown;
         retireTable(old);
     }
@@ -633,20 +638,27 @@ abstract class ShardTable
         if (policy.evicts() && t.marks == null)
         {
             final UnsafeBuffer marks = memory.allocate(t.capacity());
-            if (marks != null)
+            final UnsafeBuffer ghost = marks == null ? null : memory.allocate(IndexTable.ghostBytes(t.capacity()));
+            if (ghost != null)
             {
-                table = new IndexTable(t.slots, t.capacity(), marks);
+                table = new IndexTable(t.slots, t.capacity(), marks, ghost);
+                evictor.ghost.forget(ghost);
+            }
+            else if (marks != null)
+            {
+                memory.free(marks);
             }
         }
         else if (!policy.evicts() && t.marks != null)
         {
-            table = new IndexTable(t.slots, t.capacity(), null);
+            table = new IndexTable(t.slots, t.capacity());
+            evictor.ghost.forget(null);
             memory.retire(t.marks);
+            memory.retire(t.ghost);
         }
         if (!policy.evicts())
         {
             arena.mergeQueues();
-            evictor.ghost.clear();
         }
     }
 
@@ -727,13 +739,18 @@ abstract class ShardTable
             return new IndexTable(slots, capacity);
         }
         final UnsafeBuffer marks = memory.allocate(capacity);
-        if (marks == null)
+        final UnsafeBuffer ghost = marks == null ? null : memory.allocate(IndexTable.ghostBytes(capacity));
+        if (ghost == null)
         {
-            // never published: no reader can hold it
+            // never published: no reader can hold them
             memory.free(slots);
+            if (marks != null)
+            {
+                memory.free(marks);
+            }
             return null;
         }
-        return new IndexTable(slots, capacity, marks);
+        return new IndexTable(slots, capacity, marks, ghost);
     }
 
     private void retireTable(final IndexTable t)
@@ -742,17 +759,18 @@ abstract class ShardTable
         if (t.marks != null)
         {
             memory.retire(t.marks);
+            memory.retire(t.ghost);
         }
     }
 
     private static long tableBytes(final IndexTable t)
     {
-        return t.slots.capacity() + (t.marks == null ? 0 : t.marks.capacity());
+        return t.slots.capacity() + (t.marks == null ? 0 : t.marks.capacity() + t.ghost.capacity());
     }
 
-    private static long tableBytes(final int capacity, final boolean marks)
+    private static long tableBytes(final int capacity, final boolean evicting)
     {
-        return (long)capacity * IndexLayout.SLOT_BYTES + (marks ? capacity : 0);
+        return (long)capacity * IndexLayout.SLOT_BYTES + (evicting ? capacity + IndexTable.ghostBytes(capacity) : 0);
     }
 
     final CapacityExceededException capacityExceeded(final long requested)

@@ -1,5 +1,6 @@
 package io.agni.store.evict;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,10 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GhostTest
 {
+    private static Ghost ghost(final int words, final long entries)
+    {
+        final Ghost ghost = new Ghost();
+        ghost.forget(new UnsafeBuffer(new byte[words * Long.BYTES]));
+        ghost.resize(entries);
+        return ghost;
+    }
+
     @Test
     void aTagAddedIsRememberedOnceAndForgottenWhenRemoved()
     {
-        final Ghost ghost = new Ghost();
+        final Ghost ghost = ghost(16, 16);
         ghost.add(12345);
         assertTrue(ghost.remove(12345));
         assertFalse(ghost.remove(12345), "a ghost hit forgets the tag");
@@ -21,7 +30,7 @@ class GhostTest
     @Test
     void tagZeroIsATagLikeAnyOther()
     {
-        final Ghost ghost = new Ghost();
+        final Ghost ghost = ghost(16, 16);
         assertFalse(ghost.remove(0), "an empty word is not tag 0");
         ghost.add(0);
         assertTrue(ghost.remove(0));
@@ -30,8 +39,7 @@ class GhostTest
     @Test
     void onlyTheLastCapacityInsertionsAreRemembered()
     {
-        final Ghost ghost = new Ghost();
-        ghost.resize(10_000);
+        final Ghost ghost = ghost(16_384, 10_000);
         final int capacity = ghost.capacity();
         assertEquals(9_000, capacity);
         for (int tag = 0; tag < 3 * capacity; tag++)
@@ -54,15 +62,22 @@ class GhostTest
     }
 
     @Test
-    void growingKeepsWhatWasRemembered()
+    void theCapacityIsAtMostTheWords()
     {
-        final Ghost ghost = new Ghost();
+        assertEquals(64, ghost(64, 1_000_000).capacity());
+        assertEquals(0, new Ghost().capacity());
+    }
+
+    @Test
+    void movingToLargerWordsKeepsWhatWasRemembered()
+    {
+        final Ghost ghost = ghost(16, 16);
         for (int tag = 100; tag < 110; tag++)
         {
             ghost.add(tag);
         }
-        ghost.resize(1_000_000);
-        assertTrue(ghost.words() >= ghost.capacity());
+        ghost.attach(new UnsafeBuffer(new byte[1024 * Long.BYTES]));
+        ghost.resize(1_000);
         for (int tag = 100; tag < 110; tag++)
         {
             assertTrue(ghost.remove(tag), "tag " + tag);
@@ -70,11 +85,14 @@ class GhostTest
     }
 
     @Test
-    void clearForgetsEverything()
+    void forgetForgetsEverythingAndWithoutWordsNothingIsRemembered()
     {
-        final Ghost ghost = new Ghost();
+        final Ghost ghost = ghost(16, 16);
         ghost.add(7);
-        ghost.clear();
+        ghost.forget(new UnsafeBuffer(new byte[16 * Long.BYTES]));
         assertFalse(ghost.remove(7));
+        ghost.forget(null);
+        ghost.add(8);
+        assertFalse(ghost.remove(8));
     }
 }
