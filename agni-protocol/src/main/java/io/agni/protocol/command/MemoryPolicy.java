@@ -39,6 +39,9 @@ final class MemoryPolicy
             case NO_EVICTION -> NOEVICTION;
             case ALL_KEYS -> "allkeys-lru";
             case VOLATILE -> "volatile-lru";
+            case VOLATILE_TTL -> "volatile-ttl";
+            case ALL_KEYS_RANDOM -> "allkeys-random";
+            case VOLATILE_RANDOM -> "volatile-random";
         };
     }
 

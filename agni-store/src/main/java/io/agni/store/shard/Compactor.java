@@ -251,7 +251,7 @@ final class Compactor
      *
      * @return whether the head now has room for {@code length} bytes.
      */
-    private boolean reclaimInPlace(final int length, final int excludedSegmentId)
+    boolean reclaimInPlace(final int length, final int excludedSegmentId)
     {
         if (length > Arena.LARGE_ENTRY_BYTES)
         {

@@ -92,6 +92,10 @@ final class Evictor
         {
             return false;
         }
+        if (policy.sampled())
+        {
+            return shard.sampled.makeRoom(length, newKeys, excludedSegmentId);
+        }
         for (int n = 0; n <= MAX_SEGMENTS && !roomFor(length, newKeys); n++)
         {
             final Segment victim = arena.evictionVictim(excludedSegmentId, policy.volatileOnly());

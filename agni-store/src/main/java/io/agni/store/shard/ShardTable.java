@@ -52,6 +52,10 @@ abstract class ShardTable
     final Arena arena;
     final Compactor compactor;
     final Evictor evictor;
+    /**
+     * Evicts for the sampled policies ({@link EvictionPolicy#sampled()}); {@link Evictor} hands those to it.
+     */
+    final SampledEviction sampled;
     IndexTable table;
     int count;
     int expiring;
@@ -59,8 +63,8 @@ abstract class ShardTable
     long rejected;
     int sweepCursor;
     /**
-     * What a write does when the budget refuses it; guarded by the write lock. A policy that evicts keeps read marks
-     * in the index ({@link IndexTable#marks}).
+     * What a write does when the budget refuses it; guarded by the write lock. A policy that evicts by recency keeps
+     * read marks in the index ({@link IndexTable#marks}); the sampled ones do not ({@link #tracksReads}).
      */
     EvictionPolicy evictionPolicy = EvictionPolicy.NO_EVICTION;
     long evicted;
@@ -85,6 +89,7 @@ abstract class ShardTable
         this.compactor = new Compactor(this, arena, seed);
         this.evictor = new Evictor(this, arena, compactor, seed);
         compactor.evictor = evictor;
+        this.sampled = new SampledEviction(this, arena, compactor, seed);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -598,7 +603,7 @@ abstract class ShardTable
                 return;
             }
             rejected++;
-            throw capacityExceeded(tableBytes(capacity, evictionPolicy.evicts()));
+            throw capacityExceeded(tableBytes(capacity, tracksReads(evictionPolicy)));
         }
         final IndexTable old = table;
         final boolean marks = old.marks != null && grown.marks != null;
@@ -629,7 +634,7 @@ abstract class ShardTable
     {
         evictionPolicy = policy;
         final IndexTable t = table;
-        if (policy.evicts() && t.marks == null)
+        if (tracksReads(policy) && t.marks == null)
         {
             final UnsafeBuffer marks = memory.allocate(t.capacity());
             if (marks != null)
@@ -637,7 +642,7 @@ abstract class ShardTable
                 table = new IndexTable(t.slots, t.capacity(), marks);
             }
         }
-        else if (!policy.evicts() && t.marks != null)
+        else if (!tracksReads(policy) && t.marks != null)
         {
             table = new IndexTable(t.slots, t.capacity(), null);
             memory.retire(t.marks);
@@ -701,13 +706,23 @@ abstract class ShardTable
         final IndexTable t = allocateTable(slots);
         if (t == null)
         {
-            throw capacityExceeded(tableBytes(slots, evictionPolicy.evicts()));
+            throw capacityExceeded(tableBytes(slots, tracksReads(evictionPolicy)));
         }
         return t;
     }
 
     /**
-     * An empty table of {@code capacity} slots, with marks if the policy evicts; {@code null} if the budget refuses.
+     * Whether reads leave marks for eviction under a policy: only where the recency algorithm chooses
+     * ({@link Evictor}); the sampled policies and {@code NO_EVICTION} need none.
+     */
+    static boolean tracksReads(final EvictionPolicy policy)
+    {
+        return policy.evicts() && !policy.sampled();
+    }
+
+    /**
+     * An empty table of {@code capacity} slots, with marks if the policy tracks reads; {@code null} if the budget
+     * refuses.
      */
     private IndexTable allocateTable(final int capacity)
     {
@@ -716,7 +731,7 @@ abstract class ShardTable
         {
             return null;
         }
-        if (!evictionPolicy.evicts())
+        if (!tracksReads(evictionPolicy))
         {
             return new IndexTable(slots, capacity);
         }
