@@ -108,6 +108,32 @@ final class Evictor
         return roomFor(length, newKeys);
     }
 
+    /**
+     * Evicts by the policy without regard to room, for a store over a budget lowered at run time
+     * ({@link BudgetShrink}): cleans the oldest segment, or evicts sampled entries up to about {@code bytes}.
+     *
+     * @param bytes the live bytes to evict, about (a cleaning takes what its segment holds unread).
+     * @return whether anything the policy may evict was found.
+     */
+    boolean evictForBudget(final int bytes)
+    {
+        final EvictionPolicy policy = shard.evictionPolicy;
+        if (!policy.evicts())
+        {
+            return false;
+        }
+        if (policy.sampled())
+        {
+            return shard.sampled.evictBytes(bytes);
+        }
+        final Segment victim = arena.evictionVictim(0, policy.volatileOnly());
+        if (victim != null)
+        {
+            clean(victim, policy, false);
+        }
+        return victim != null;
+    }
+
     private boolean roomFor(final int length, final int newKeys)
     {
         return length > 0 ? arena.hasRoomFor(length) : shard.keysFit(newKeys);

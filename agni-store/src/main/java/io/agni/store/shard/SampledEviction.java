@@ -114,6 +114,28 @@ final class SampledEviction
     }
 
     /**
+     * Evicts sampled entries until {@code bytes} are freed, at most {@link #MAX_EVICTIONS}, without regard to room:
+     * for a store over a budget lowered at run time ({@link BudgetShrink}).
+     *
+     * @param bytes the bytes to free, about.
+     * @return whether any entry could be evicted.
+     */
+    boolean evictBytes(final int bytes)
+    {
+        long freed = 0;
+        for (int n = 0; n < MAX_EVICTIONS && freed < bytes; n++)
+        {
+            final int evicted = evictOne(0);
+            if (evicted < 0)
+            {
+                break;
+            }
+            freed += evicted;
+        }
+        return freed > 0;
+    }
+
+    /**
      * The garbage that would bring the shard to the level at which copying compaction runs, at most
      * {@link #SLACK_BYTES}.
      */
@@ -145,10 +167,17 @@ final class SampledEviction
             return -1;
         }
         final long now = shard.clock.time();
-        int victim = sampleSlots(policy, excludedSegmentId, now);
+        // Over a lowered budget, the segment being drained is left to the drain (what is evicted there is room
+        // nobody can use before it is released), unless nothing else may go.
+        final Segment draining = shard.shrink.pending() ? arena.evacuating() : null;
+        int victim = NONE;
+        if (draining != null)
+        {
+            victim = sample(policy, excludedSegmentId, draining.id, now);
+        }
         if (victim == NONE)
         {
-            victim = sampleSegment(policy, excludedSegmentId, now);
+            victim = sample(policy, excludedSegmentId, excludedSegmentId, now);
             if (victim == NONE)
             {
                 return -1;
@@ -171,12 +200,19 @@ final class SampledEviction
         return length;
     }
 
+    private int sample(final EvictionPolicy policy, final int excluded, final int alsoExcluded, final long now)
+    {
+        final int victim = sampleSlots(policy, excluded, alsoExcluded, now);
+        return victim != NONE ? victim : sampleSegment(policy, excluded, alsoExcluded, now);
+    }
+
     /**
-     * Walks the index from a random slot.
+     * Walks the index from a random slot, skipping entries in two segments (which may be the same, or 0 for none).
      *
      * @return the slot index of the entry to evict, or {@link #NONE} if the walk found none the policy may evict.
      */
-    private int sampleSlots(final EvictionPolicy policy, final int excludedSegmentId, final long now)
+    private int sampleSlots(
+        final EvictionPolicy policy, final int excludedSegmentId, final int alsoExcluded, final long now)
     {
         final IndexTable t = shard.table();
         final Segment[] segments = arena.segments();
@@ -198,7 +234,7 @@ final class SampledEviction
                 continue;
             }
             final Segment s = segments[IndexLayout.segmentOf(slot)];
-            if (s.pins() > 0 || s.id == excludedSegmentId)
+            if (s.pins() > 0 || s.id == excludedSegmentId || s.id == alsoExcluded)
             {
                 continue;
             }
@@ -230,7 +266,8 @@ final class SampledEviction
      *
      * @return the slot index of the entry to evict, or {@link #NONE} if no segment holds one.
      */
-    private int sampleSegment(final EvictionPolicy policy, final int excludedSegmentId, final long now)
+    private int sampleSegment(
+        final EvictionPolicy policy, final int excludedSegmentId, final int alsoExcluded, final long now)
     {
         final Segment[] segments = arena.segments();
         final boolean volatileOnly = policy.volatileOnly();
@@ -238,7 +275,7 @@ final class SampledEviction
         for (int k = 0; k < segments.length; k++)
         {
             final Segment s = segments[(start + k) % segments.length];
-            if (s != null && s.pins() == 0 && s.id != excludedSegmentId && s.live() > 0 &&
+            if (s != null && s.pins() == 0 && s.id != excludedSegmentId && s.id != alsoExcluded && s.live() > 0 &&
                 (!volatileOnly || s.volatileEntries() > 0))
             {
                 final int offset = walk(s, policy, now);

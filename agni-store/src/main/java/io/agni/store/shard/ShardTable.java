@@ -56,6 +56,10 @@ abstract class ShardTable
      * Evicts for the sampled policies ({@link EvictionPolicy#sampled()}); {@link Evictor} hands those to it.
      */
     final SampledEviction sampled;
+    /**
+     * Brings the shard's memory down while the store holds more than a budget lowered at run time.
+     */
+    final BudgetShrink shrink;
     IndexTable table;
     int count;
     int expiring;
@@ -90,6 +94,8 @@ abstract class ShardTable
         this.evictor = new Evictor(this, arena, compactor, seed);
         compactor.evictor = evictor;
         this.sampled = new SampledEviction(this, arena, compactor, seed);
+        this.shrink = new BudgetShrink(this, arena, compactor, evictor, memory);
+        compactor.shrink = shrink;
     }
 
     // ------------------------------------------------------------------------------------------------------------
