@@ -27,7 +27,25 @@ public enum EvictionPolicy
      * Evict only entries that have an expiry time, chosen as {@link #ALL_KEYS} chooses; when none is left to evict,
      * refuse the write as {@link #NO_EVICTION} does. Redis's {@code volatile-lru} and {@code volatile-lfu} map here.
      */
-    VOLATILE;
+    VOLATILE,
+
+    /**
+     * Evict only entries that have an expiry time, the one whose expiry time is nearest first: of a sample of
+     * entries (16), the one that expires soonest goes, as Redis samples; when none is left to evict, refuse the
+     * write as {@link #NO_EVICTION} does. Redis's {@code volatile-ttl}.
+     */
+    VOLATILE_TTL,
+
+    /**
+     * Evict any entry, chosen at random. Reads cost nothing extra. Redis's {@code allkeys-random}.
+     */
+    ALL_KEYS_RANDOM,
+
+    /**
+     * Evict only entries that have an expiry time, chosen at random; when none is left to evict, refuse the write as
+     * {@link #NO_EVICTION} does. Redis's {@code volatile-random}.
+     */
+    VOLATILE_RANDOM;
 
     /**
      * Whether the policy ever evicts.
@@ -40,12 +58,24 @@ public enum EvictionPolicy
     }
 
     /**
-     * Whether the policy evicts only entries that have an expiry time.
+     * Whether the policy evicts only entries that have an expiry time (and refuses a write when none is left).
      *
-     * @return {@code true} for {@link #VOLATILE}.
+     * @return {@code true} for {@link #VOLATILE}, {@link #VOLATILE_TTL} and {@link #VOLATILE_RANDOM}.
      */
     public boolean volatileOnly()
     {
-        return this == VOLATILE;
+        return this == VOLATILE || this == VOLATILE_TTL || this == VOLATILE_RANDOM;
+    }
+
+    /**
+     * Whether the policy chooses what to evict from a sample of entries (nearest expiry, or at random) rather than by
+     * the store's recency and frequency algorithm. Under a sampled policy reads leave no trace for eviction; under
+     * {@link #ALL_KEYS} and {@link #VOLATILE} they do.
+     *
+     * @return {@code true} for {@link #VOLATILE_TTL}, {@link #ALL_KEYS_RANDOM} and {@link #VOLATILE_RANDOM}.
+     */
+    public boolean sampled()
+    {
+        return this == VOLATILE_TTL || this == ALL_KEYS_RANDOM || this == VOLATILE_RANDOM;
     }
 }

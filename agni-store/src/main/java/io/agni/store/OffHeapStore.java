@@ -481,6 +481,49 @@ public final class OffHeapStore extends StoreWrites
     }
 
     /**
+     * The memory budget ({@link OffHeapStoreBuilder#maxMemory}, or as last changed by {@link #maxMemory(long)}).
+     *
+     * @return the budget in bytes.
+     */
+    @Override
+    public long maxMemory()
+    {
+        return budget.limit();
+    }
+
+    /**
+     * Changes the memory budget while the store runs (docs/architecture.md, "A budget lowered at run time"). Raising
+     * it takes effect at once. Lowering it below what the store holds refuses new memory until the store is back
+     * within it; each write that allocates meanwhile (and each tick of the expiry sweep) takes a bounded step towards
+     * it: it releases the spare segment, moves a step of entries out of the segment with the fewest live bytes and,
+     * if the policy evicts, evicts by the policy to make room for them, so segments empty and are released. Without
+     * eviction, only garbage is reclaimed. The index tables do not shrink, and each shard keeps its head segment: a
+     * budget below those is never reached. The key and value limits stay as the store was opened with. Any thread.
+     *
+     * @param bytes the new budget in bytes: at least {@link OffHeapStoreBuilder#MIN_BUDGET_PER_SHARD} per shard, at
+     *              most the JVM's direct-memory limit.
+     * @throws IllegalArgumentException if {@code bytes} is out of that range; nothing changed.
+     * @throws StoreClosedException     if the store is closed.
+     */
+    @Override
+    public void maxMemory(final long bytes)
+    {
+        OffHeapStoreBuilder.checkBudget(bytes, shards.length);
+        final ThreadContext c = gate.enter();
+        try
+        {
+            final long before = budget.limit();
+            budget.limit(bytes);
+            memory.reclaim();
+            LOG.debug("{}: budget changed from {} to {} bytes, {} held", name, before, bytes, budget.reserved());
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
      * {@inheritDoc}
      * <p>
      * Reads the clock the store was built with ({@link OffHeapStoreBuilder#clock}). Reading it needs nothing the

@@ -290,6 +290,28 @@ public final class OffHeapStoreBuilder
     }
 
     /**
+     * Checks a memory budget for a store of {@code shards} shards, when it is built and when it changes.
+     *
+     * @throws IllegalArgumentException if the budget is below {@link #MIN_BUDGET_PER_SHARD} per shard or above the
+     *                                  JVM's direct-memory limit.
+     */
+    static void checkBudget(final long maxMemoryBytes, final int shards)
+    {
+        final long minBudget = MIN_BUDGET_PER_SHARD * shards;
+        if (maxMemoryBytes < minBudget)
+        {
+            throw new IllegalArgumentException("maxMemory too small for " + shards + " shards: maxMemory=" +
+                maxMemoryBytes + ", minimum=" + minBudget + " (" + MIN_BUDGET_PER_SHARD + " per shard)");
+        }
+        if (maxMemoryBytes > DirectMemory.limit() - OffHeapMemory.DIRECT_BYTES_BEYOND_BUDGET)
+        {
+            throw new IllegalArgumentException("maxMemory exceeds the JVM's direct memory limit: maxMemory=" +
+                maxMemoryBytes + ", maxDirectMemory=" + DirectMemory.limit() +
+                " (raise -XX:MaxDirectMemorySize or lower maxMemory)");
+        }
+    }
+
+    /**
      * Validates the settings and opens a store.
      *
      * @return the open store; the caller must {@link OffHeapStore#close()} it.
@@ -310,18 +332,7 @@ public final class OffHeapStoreBuilder
             throw new IllegalArgumentException(
                 "shards must be a power of two from 1 to " + MAX_SHARDS + ": shards=" + shards);
         }
-        final long minBudget = MIN_BUDGET_PER_SHARD * shards;
-        if (maxMemoryBytes < minBudget)
-        {
-            throw new IllegalArgumentException("maxMemory too small for " + shards + " shards: maxMemory=" +
-                maxMemoryBytes + ", minimum=" + minBudget + " (" + MIN_BUDGET_PER_SHARD + " per shard)");
-        }
-        if (maxMemoryBytes > DirectMemory.limit() - OffHeapMemory.DIRECT_BYTES_BEYOND_BUDGET)
-        {
-            throw new IllegalArgumentException("maxMemory exceeds the JVM's direct memory limit: maxMemory=" +
-                maxMemoryBytes + ", maxDirectMemory=" + DirectMemory.limit() +
-                " (raise -XX:MaxDirectMemorySize or lower maxMemory)");
-        }
+        checkBudget(maxMemoryBytes, shards);
         if (maxKeyLength < 1)
         {
             throw new IllegalArgumentException("maxKeyLength must be at least 1: maxKeyLength=" + maxKeyLength);

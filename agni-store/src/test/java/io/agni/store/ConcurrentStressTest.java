@@ -12,6 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -181,9 +183,11 @@ class ConcurrentStressTest
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(value = EvictionPolicy.class, names = {"ALL_KEYS", "ALL_KEYS_RANDOM"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void writersFarPastTheBudgetEvictWhileReadersNeverSeeAWrongValue() throws InterruptedException
+    void writersFarPastTheBudgetEvictWhileReadersNeverSeeAWrongValue(final EvictionPolicy policy)
+        throws InterruptedException
     {
         final Workers workers = new Workers("writersFarPastTheBudgetEvictWhileReadersNeverSeeAWrongValue");
         final int keys = 20_000;
@@ -193,7 +197,7 @@ class ConcurrentStressTest
         final AtomicLong reads = new AtomicLong();
         final AtomicLong found = new AtomicLong();
         try (OffHeapStore store = TestStores.builder(4, TestStores.clock()).maxMemory(budget)
-            .evictionPolicy(EvictionPolicy.ALL_KEYS).build())
+            .evictionPolicy(policy).build())
         {
             workers
                 .add(2, w ->
@@ -242,6 +246,84 @@ class ConcurrentStressTest
             assertTrue(found.get() > 0, "readers found values: " + found.get());
             assertTrue(store.stats().evicted() > 0, "evicted: " + store.stats().evicted());
             assertEquals(0, store.stats().rejectedWrites());
+            store.verifyIntegrity();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EvictionPolicy.class, names = {"ALL_KEYS", "VOLATILE_TTL"})
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aBudgetLoweredWhileWritersAndReadersRunIsReachedAndNoReaderSeesAWrongValue(final EvictionPolicy policy)
+        throws InterruptedException
+    {
+        final Workers workers = new Workers("aBudgetLoweredWhileWritersAndReadersRunIsReached");
+        final int keys = 20_000;
+        final int writes = 30_000;
+        final long budget = 8L << 20;
+        final long lowered = 2L << 20;
+        final AtomicInteger writersLeft = new AtomicInteger(2);
+        final AtomicLong written = new AtomicLong();
+        final CachedEpochClock clock = TestStores.clock();
+        final long expireAt = clock.time() + 3_600_000;
+        try (OffHeapStore store = TestStores.builder(4, clock).maxMemory(budget).evictionPolicy(policy).build())
+        {
+            workers
+                .add(2, w ->
+                {
+                    // writer w owns the keys k with k % 2 == w
+                    final SplittableRandom random = new SplittableRandom(w);
+                    try
+                    {
+                        for (int i = 1; i <= writes && workers.running(); i++)
+                        {
+                            final int k = 2 * random.nextInt(keys / 2) + w;
+                            store.set(sizedKey(k), SelfCheckingValue.encode(k, i, 12 + random.nextInt(900)),
+                                SetCondition.ALWAYS, ExpiryMode.AT, expireAt + k);
+                            written.incrementAndGet();
+                        }
+                    }
+                    finally
+                    {
+                        writersLeft.decrementAndGet();
+                    }
+                })
+                .add(2, r ->
+                {
+                    final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(64);
+                    final SplittableRandom random = new SplittableRandom(100 + r);
+                    while (writersLeft.get() > 0 && workers.running())
+                    {
+                        final int k = random.nextInt(keys);
+                        final byte[] key = sizedKey(k);
+                        final int length = store.get(new UnsafeBuffer(key), 0, key.length, dst, 3);
+                        if (length >= 0)
+                        {
+                            SelfCheckingValue.check(k, dst, 3, length);
+                        }
+                    }
+                })
+                .add(1, l ->
+                {
+                    while (written.get() < writes / 2 && workers.running())
+                    {
+                        Thread.onSpinWait();
+                    }
+                    store.maxMemory(lowered);
+                })
+                .start()
+                .join(45, TimeUnit.SECONDS);
+
+            assertEquals(lowered, store.stats().budgetBytes());
+            // The writers may have finished before the store came all the way down: more writes finish the job.
+            final SplittableRandom random = new SplittableRandom(9);
+            for (int i = 0; store.stats().offHeapBytes() > lowered; i++)
+            {
+                final int k = random.nextInt(keys);
+                store.set(sizedKey(k), SelfCheckingValue.encode(k, writes + i, 12 + random.nextInt(900)),
+                    SetCondition.ALWAYS, ExpiryMode.AT, expireAt + k);
+                assertTrue(i < 20_000, "still over the budget: " + store.stats());
+            }
+            assertTrue(store.stats().evicted() > 0);
             store.verifyIntegrity();
         }
     }

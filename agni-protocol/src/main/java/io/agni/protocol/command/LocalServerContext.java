@@ -22,6 +22,10 @@ public final class LocalServerContext implements ServerContext
     private final long startTimeMillis;
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
     private final ServerStatistics statistics = new ServerStatistics();
+    /**
+     * The Redis name the store's policy was last set under; any thread.
+     */
+    private volatile String memoryPolicyName;
 
     /**
      * A server context for one process.
@@ -108,5 +112,17 @@ public final class LocalServerContext implements ServerContext
     public ServerStatistics statistics()
     {
         return statistics;
+    }
+
+    @Override
+    public String memoryPolicyName()
+    {
+        return memoryPolicyName;
+    }
+
+    @Override
+    public void memoryPolicyName(final String name)
+    {
+        memoryPolicyName = name;
     }
 }

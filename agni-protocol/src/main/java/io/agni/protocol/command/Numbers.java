@@ -84,4 +84,61 @@ final class Numbers
         }
         return true;
     }
+
+    /**
+     * Parses a memory value as Redis's {@code memtoull} does for {@code CONFIG SET}: digits (none read as 0), then
+     * optionally a unit in any case: {@code b} = 1, {@code k} = 1,000, {@code kb} = 1,024, {@code m} = 1,000,000,
+     * {@code mb} = 1,048,576, {@code g} = 10<sup>9</sup>, {@code gb} = 2<sup>30</sup>. No sign, no spaces.
+     *
+     * @param text the value.
+     * @return the bytes, {@link Long#MAX_VALUE} for a value past it (no budget is that large), or -1 if the text is
+     *         not a memory value.
+     */
+    static long memoryValue(final String text)
+    {
+        int digits = 0;
+        while (digits < text.length() && text.charAt(digits) >= '0' && text.charAt(digits) <= '9')
+        {
+            digits++;
+        }
+        final long unit;
+        switch (text.substring(digits).toLowerCase(java.util.Locale.ROOT))
+        {
+            case "":
+            case "b":
+                unit = 1;
+                break;
+            case "k":
+                unit = 1000L;
+                break;
+            case "kb":
+                unit = 1024L;
+                break;
+            case "m":
+                unit = 1000L * 1000;
+                break;
+            case "mb":
+                unit = 1024L * 1024;
+                break;
+            case "g":
+                unit = 1000L * 1000 * 1000;
+                break;
+            case "gb":
+                unit = 1024L * 1024 * 1024;
+                break;
+            default:
+                return -1;
+        }
+        long value = 0;
+        for (int i = 0; i < digits; i++)
+        {
+            final int digit = text.charAt(i) - '0';
+            if (value > (Long.MAX_VALUE - digit) / 10)
+            {
+                return Long.MAX_VALUE;
+            }
+            value = value * 10 + digit;
+        }
+        return value > Long.MAX_VALUE / unit ? Long.MAX_VALUE : value * unit;
+    }
 }

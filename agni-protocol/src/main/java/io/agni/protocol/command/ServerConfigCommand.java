@@ -1,6 +1,8 @@
 package io.agni.protocol.command;
 
 import io.agni.api.Checkpointing;
+import io.agni.api.Evicting;
+import io.agni.api.EvictionPolicy;
 import io.agni.api.Durability;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
@@ -8,6 +10,7 @@ import io.agni.protocol.RespWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 import static io.agni.protocol.command.Command.FLAG_ADMIN;
@@ -22,36 +25,39 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
  * password is never revealed.
  *
  * <h2>Changing them</h2>
- * Nothing can be changed at runtime. {@code CONFIG SET} accepts only the current value of {@code save}
- * ({@code ""}), {@code appendonly} ({@code yes} when the store logs every write, else {@code no}) and
- * {@code maxmemory-policy} ({@code noeviction}), as no-ops, so that tools which switch persistence off before a
- * benchmark work on a server that has none; any other value is refused with the reason, and
- * the other parameters with Redis's immutable-config error. Every pair is checked before any reply, so a failed
- * {@code CONFIG SET} changes nothing. {@code CONFIG RESETSTAT} resets what Redis resets ({@link ServerStatistics}).
+ * {@code CONFIG SET} changes {@code maxmemory-policy} (Redis's eight names; the lru and lfu ones map to agni's one
+ * algorithm, and {@code CONFIG GET} answers with the name set) and {@code maxmemory} (the store's budget, with
+ * Redis's units) of a store that is {@link Evicting}; a store that is not accepts only their current values. It
+ * accepts the current value of {@code save} ({@code ""}) and {@code appendonly} ({@code yes} when the store logs
+ * every write, else {@code no}) as no-ops, so that tools which switch persistence off before a benchmark work on a
+ * server that has none; any other value is refused with the reason, and the other parameters with Redis's
+ * immutable-config error. Every pair is checked before any is applied, and if applying one fails (a budget the
+ * store refuses) those applied before it are put back, so a failed {@code CONFIG SET} changes nothing.
+ * {@code CONFIG RESETSTAT} resets what Redis resets ({@link ServerStatistics}).
  */
 final class ServerConfigCommand
 {
     private static final List<Parameter> PARAMETERS = List.of(
-        new Parameter("appendonly", ServerConfigCommand::appendOnly, true, c -> "argument must be '" + appendOnly(c) +
-            "' (the store's durability is chosen when it is opened)"),
-        new Parameter("bind", c -> c.server().bindAddress(), false, null),
+        new Parameter("appendonly", ServerConfigCommand::appendOnly, new OnlyCurrentValue(
+            ServerConfigCommand::appendOnly, c -> "(the store's durability is chosen when it is opened)")),
+        new Parameter("bind", c -> c.server().bindAddress(), null),
         new Parameter(
-            "client-output-buffer-limit", ServerConfigCommand::outputBufferLimit, false, null),
+            "client-output-buffer-limit", ServerConfigCommand::outputBufferLimit, null),
         new Parameter(
-            "client-query-buffer-limit", c -> Long.toString(c.server().maxQueryBuffer()), false, null),
-        new Parameter("cluster-enabled", c -> "no", false, null),
-        new Parameter("databases", c -> "1", false, null),
-        new Parameter("maxclients", c -> Integer.toString(c.server().maxClients()), false, null),
-        new Parameter("maxmemory", c -> Long.toString(c.store().stats().budgetBytes()), false, null),
-        new Parameter("maxmemory-clients", c -> Long.toString(c.server().maxClientMemory()), false, null),
-        new Parameter("maxmemory-policy", c -> MemoryPolicy.name(c.store()), true,
-            c -> "argument(s) must be one of the following: " + MemoryPolicy.name(c.store())),
-        new Parameter("port", c -> Integer.toString(c.server().tcpPort()), false, null),
+            "client-query-buffer-limit", c -> Long.toString(c.server().maxQueryBuffer()), null),
+        new Parameter("cluster-enabled", c -> "no", null),
+        new Parameter("databases", c -> "1", null),
+        new Parameter("maxclients", c -> Integer.toString(c.server().maxClients()), null),
+        new Parameter("maxmemory", c -> Long.toString(c.store().stats().budgetBytes()), new MaxMemorySetter()),
+        new Parameter("maxmemory-clients", c -> Long.toString(c.server().maxClientMemory()), null),
         new Parameter(
-            "proto-max-bulk-len", c -> Integer.toString(c.server().protocolLimits().maxBulkLength()), false, null),
-        new Parameter("save", c -> "", true, c -> "argument must be '' (agni has no save schedule: its store " +
-            "checkpoints as its log grows, and on SAVE and BGSAVE)"),
-        new Parameter("timeout", c -> Long.toString(c.server().idleTimeoutSeconds()), false, null));
+            "maxmemory-policy", c -> MemoryPolicy.name(c.store(), c.server()), new MaxMemoryPolicySetter()),
+        new Parameter("port", c -> Integer.toString(c.server().tcpPort()), null),
+        new Parameter(
+            "proto-max-bulk-len", c -> Integer.toString(c.server().protocolLimits().maxBulkLength()), null),
+        new Parameter("save", c -> "", new OnlyCurrentValue(c -> "", c -> "(agni has no save schedule: its store " +
+            "checkpoints as its log grows, and on SAVE and BGSAVE)")),
+        new Parameter("timeout", c -> Long.toString(c.server().idleTimeoutSeconds()), null));
 
     static final Subcommands SUBCOMMANDS = new Subcommands(
         "config",
@@ -114,6 +120,7 @@ final class ServerConfigCommand
             return;
         }
         final Parameter[] parameters = new Parameter[(args.count() - 2) / 2];
+        final String[] values = new String[parameters.length];
         for (int i = 0; i < parameters.length; i++)
         {
             final String name = args.asString(2 + 2 * i);
@@ -123,7 +130,7 @@ final class ServerConfigCommand
                 context.out().error("ERR Unknown option or number of arguments for CONFIG SET - '" + name + "'");
                 return;
             }
-            if (!parameter.settable())
+            if (parameter.setter() == null)
             {
                 configSetFailed(context, name, "can't set immutable config");
                 return;
@@ -134,12 +141,30 @@ final class ServerConfigCommand
                 return;
             }
             parameters[i] = parameter;
+            values[i] = args.asString(3 + 2 * i);
         }
         for (int i = 0; i < parameters.length; i++)
         {
-            if (!args.asString(3 + 2 * i).equalsIgnoreCase(parameters[i].value().apply(context)))
+            final String reason = parameters[i].setter().check(context, values[i]);
+            if (reason != null)
             {
-                configSetFailed(context, parameters[i].name(), parameters[i].valueError().apply(context));
+                configSetFailed(context, parameters[i].name(), reason);
+                return;
+            }
+        }
+        // As Redis: apply in order, and if one fails, put back the values of those applied before it.
+        final String[] previous = new String[parameters.length];
+        for (int i = 0; i < parameters.length; i++)
+        {
+            previous[i] = parameters[i].value().apply(context);
+            final String reason = parameters[i].setter().apply(context, values[i]);
+            if (reason != null)
+            {
+                for (int j = i - 1; j >= 0; j--)
+                {
+                    parameters[j].setter().apply(context, previous[j]);
+                }
+                configSetFailed(context, parameters[i].name(), reason);
                 return;
             }
         }
@@ -213,13 +238,135 @@ final class ServerConfigCommand
     }
 
     /**
-     * A {@code CONFIG} parameter: its name, how to read its value, whether {@code CONFIG SET} accepts it (then only
-     * with its current value, as a no-op), and the reason given for any other value.
+     * A {@code CONFIG} parameter: its name, how to read its value, and how {@code CONFIG SET} changes it
+     * ({@code null}: it cannot, Redis's immutable-config error).
      */
-    private record Parameter(
-        String name, Function<CommandContext, String> value, boolean settable,
-        Function<CommandContext, String> valueError)
+    private record Parameter(String name, Function<CommandContext, String> value, Setter setter)
     {
+    }
+
+    /**
+     * How {@code CONFIG SET} changes one parameter: every value is checked before any is applied.
+     */
+    private interface Setter
+    {
+        /**
+         * @return the reason the value is refused (the text after Redis's {@code CONFIG SET failed ... - }), or
+         *         {@code null} if it can be applied.
+         */
+        String check(CommandContext context, String value);
+
+        /**
+         * Applies a value {@link #check} accepted, or puts back the one read before.
+         *
+         * @return the reason it could not be applied (nothing changed), or {@code null}.
+         */
+        String apply(CommandContext context, String value);
+    }
+
+    /**
+     * A parameter agni cannot change whose current value {@code CONFIG SET} accepts as a no-op, so that tools which
+     * set it (to switch persistence off before a benchmark, say) work; any other value is refused with the reason.
+     */
+    private record OnlyCurrentValue(Function<CommandContext, String> current, Function<CommandContext, String> why)
+        implements Setter
+    {
+        @Override
+        public String check(final CommandContext context, final String value)
+        {
+            final String now = current.apply(context);
+            return value.equalsIgnoreCase(now) ? null : "argument must be '" + now + "' " + why.apply(context);
+        }
+
+        @Override
+        public String apply(final CommandContext context, final String value)
+        {
+            return null;
+        }
+    }
+
+    /**
+     * {@code maxmemory-policy}: one of Redis's eight names, which the store's policy is set to
+     * ({@link MemoryPolicy}) and the server remembers, so that {@code CONFIG GET} answers with the name set. A store
+     * that cannot evict accepts {@code noeviction} only.
+     */
+    private static final class MaxMemoryPolicySetter implements Setter
+    {
+        @Override
+        public String check(final CommandContext context, final String value)
+        {
+            final EvictionPolicy policy = MemoryPolicy.policyOf(value);
+            if (policy == null)
+            {
+                return MemoryPolicy.unknownNameReason();
+            }
+            if (!(context.store() instanceof Evicting) && policy != EvictionPolicy.NO_EVICTION)
+            {
+                return "argument must be '" + MemoryPolicy.NOEVICTION + "' (this store cannot evict: it refuses " +
+                    "writes at its budget)";
+            }
+            return null;
+        }
+
+        @Override
+        public String apply(final CommandContext context, final String value)
+        {
+            if (context.store() instanceof Evicting evicting)
+            {
+                evicting.evictionPolicy(MemoryPolicy.policyOf(value));
+                context.server().memoryPolicyName(value.toLowerCase(Locale.ROOT));
+            }
+            return null;
+        }
+    }
+
+    /**
+     * {@code maxmemory}: a memory value as Redis reads one (digits, then {@code b}, {@code k}, {@code kb},
+     * {@code m}, {@code mb}, {@code g} or {@code gb}, in any case), which becomes the store's budget
+     * ({@link Evicting#maxMemory(long)}). Redis's {@code 0}, no limit, is refused: agni's store always has a budget.
+     * A store whose budget cannot change accepts its current budget only.
+     */
+    private static final class MaxMemorySetter implements Setter
+    {
+        @Override
+        public String check(final CommandContext context, final String value)
+        {
+            final long bytes = Numbers.memoryValue(value);
+            if (bytes < 0)
+            {
+                return "argument must be a memory value";
+            }
+            if (!(context.store() instanceof Evicting))
+            {
+                final long budget = context.store().stats().budgetBytes();
+                return bytes == budget ? null : "argument must be '" + budget + "' (this store's budget cannot " +
+                    "change while it runs)";
+            }
+            if (bytes == 0)
+            {
+                return "argument must be a number of bytes: agni's store always has a budget, so 0 (no limit) " +
+                    "is not one";
+            }
+            return null;
+        }
+
+        @Override
+        public String apply(final CommandContext context, final String value)
+        {
+            if (!(context.store() instanceof Evicting evicting))
+            {
+                return null;
+            }
+            try
+            {
+                evicting.maxMemory(Numbers.memoryValue(value));
+                return null;
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                return "argument out of range: " + ex.getMessage();
+            }
+        }
     }
 
     /**

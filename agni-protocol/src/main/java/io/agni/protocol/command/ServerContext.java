@@ -175,6 +175,29 @@ public interface ServerContext
     }
 
     /**
+     * Returns the Redis name under which the store's eviction policy was last set through this server ({@code CONFIG
+     * SET maxmemory-policy}, or the server's configuration), or {@code null} if none was. Redis's lru and lfu names
+     * map to one agni policy, so {@code CONFIG GET maxmemory-policy} and {@code INFO} report this name while the
+     * store's policy is still the one it names ({@link MemoryPolicy}); {@code null} by default.
+     *
+     * @return the name, lower case, or {@code null}.
+     */
+    default String memoryPolicyName()
+    {
+        return null;
+    }
+
+    /**
+     * Remembers the Redis name the store's eviction policy was set under ({@link #memoryPolicyName()}); a host that
+     * does not override it forgets the name, and the policy is reported under its default name.
+     *
+     * @param name the name, lower case.
+     */
+    default void memoryPolicyName(final String name)
+    {
+    }
+
+    /**
      * Returns the statistics this server's command processors count into and {@code INFO} reports, one object for
      * the whole server; {@code null} by default, and then each processor keeps statistics of its own (what an
      * {@code INFO} on it reports).

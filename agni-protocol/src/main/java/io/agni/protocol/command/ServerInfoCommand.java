@@ -168,7 +168,7 @@ final class ServerInfoCommand
             .append("used_memory_dataset:").append(stats.liveEntryBytes()).append("\r\n")
             .append("maxmemory:").append(stats.budgetBytes()).append("\r\n")
             .append("maxmemory_human:").append(humanBytes(stats.budgetBytes())).append("\r\n")
-            .append("maxmemory_policy:").append(MemoryPolicy.name(context.store())).append("\r\n")
+            .append("maxmemory_policy:").append(MemoryPolicy.name(context.store(), context.server())).append("\r\n")
             .append("mem_clients_slaves:0\r\n")
             .append("mem_clients_normal:").append(clients).append("\r\n");
     }

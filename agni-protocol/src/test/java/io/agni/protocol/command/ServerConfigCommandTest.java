@@ -1,10 +1,18 @@
 package io.agni.protocol.command;
 
+import io.agni.api.AgniStore;
+import io.agni.api.EvictionPolicy;
+import io.agni.protocol.RespArgs;
+import io.agni.protocol.RespWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -121,19 +129,144 @@ class ServerConfigCommandTest
             "-ERR CONFIG SET failed (possibly related to argument 'save') - argument must be '' " +
             "(agni has no save schedule: its store checkpoints as its log grows, and on SAVE and BGSAVE)\r\n",
             harness.reply("CONFIG", "SET", "SAVE", "3600 1"));
-        assertEquals(
-            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one of " +
-            "the following: noeviction\r\n",
-            harness.reply("CONFIG", "SET", "maxmemory-policy", "allkeys-lru"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "maxmemory", "port", "bind", "databases", "timeout", "maxclients", "proto-max-bulk-len" })
+    @ValueSource(strings = { "port", "bind", "databases", "timeout", "maxclients", "proto-max-bulk-len" })
     void configSetOfAnotherKnownParameterIsRedisImmutableConfigError(final String name)
     {
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument '" + name + "') - can't set immutable config\r\n",
             harness.reply("CONFIG", "SET", name, "1"));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "noeviction, NO_EVICTION", "allkeys-lru, ALL_KEYS", "allkeys-lfu, ALL_KEYS", "volatile-lru, VOLATILE",
+        "volatile-lfu, VOLATILE", "allkeys-random, ALL_KEYS_RANDOM", "volatile-random, VOLATILE_RANDOM",
+        "volatile-ttl, VOLATILE_TTL" })
+    void configSetMaxmemoryPolicySetsTheStorePolicyAndGetAnswersWithTheNameSet(
+        final String name, final EvictionPolicy policy)
+    {
+        assertEquals("+OK\r\n", harness.reply("CONFIG", "SET", "maxmemory-policy", name.toUpperCase(Locale.ROOT)));
+        assertEquals(policy, harness.store.evictionPolicy());
+        assertEquals(bulkPair("maxmemory-policy", name), harness.reply("CONFIG", "GET", "maxmemory-policy"));
+        assertTrue(harness.reply("INFO", "memory").contains("maxmemory_policy:" + name + "\r\n"));
+    }
+
+    @Test
+    void aPolicyChangedBehindTheServerIsReportedUnderItsDefaultName()
+    {
+        assertEquals("+OK\r\n", harness.reply("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu"));
+        harness.store.evictionPolicy(EvictionPolicy.VOLATILE);
+        assertEquals(bulkPair("maxmemory-policy", "volatile-lru"), harness.reply("CONFIG", "GET", "maxmemory-policy"));
+        harness.store.evictionPolicy(EvictionPolicy.ALL_KEYS);
+        assertEquals(bulkPair("maxmemory-policy", "allkeys-lfu"), harness.reply("CONFIG", "GET", "maxmemory-policy"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "bogus", "", "allkeys_lru", "lru" })
+    void configSetMaxmemoryPolicyRefusesAnotherNameAsRedisDoes(final String name)
+    {
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one of " +
+            "the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, " +
+            "allkeys-random, noeviction\r\n",
+            harness.reply("CONFIG", "SET", "maxmemory-policy", name));
+        assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "104857600, 104857600", "100mb, 104857600", "100MB, 104857600", "100m, 100000000",
+        "65536k, 65536000", "65536kb, 67108864", "1gb, 1073741824", "1g, 1000000000", "12345678b, 12345678" })
+    void configSetMaxmemoryChangesTheStoreBudgetWithRedisUnits(final String value, final long bytes)
+    {
+        assertEquals("+OK\r\n", harness.reply("CONFIG", "SET", "maxmemory", value));
+        assertEquals(bytes, harness.store.maxMemory());
+        assertEquals(bytes, harness.store.stats().budgetBytes());
+        assertEquals(bulkPair("maxmemory", Long.toString(bytes)), harness.reply("CONFIG", "GET", "maxmemory"));
+        assertTrue(harness.reply("INFO", "memory").contains("\r\nmaxmemory:" + bytes + "\r\n"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "abc", "-1", "1.5gb", " 5", "5 ", "5x", "10 mb", "+5" })
+    void configSetMaxmemoryRefusesWhatIsNotAMemoryValueAsRedisDoes(final String value)
+    {
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a memory value\r\n",
+            harness.reply("CONFIG", "SET", "maxmemory", value));
+        assertEquals(1L << 30, harness.store.maxMemory());
+    }
+
+    @Test
+    void configSetMaxmemoryRefusesABudgetTheStoreCannotHave()
+    {
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a number of " +
+            "bytes: agni's store always has a budget, so 0 (no limit) is not one\r\n",
+            harness.reply("CONFIG", "SET", "maxmemory", "0"));
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
+            "too small for 4 shards: maxMemory=1000, minimum=32768 (8192 per shard)\r\n",
+            harness.reply("CONFIG", "SET", "maxmemory", "1k"));
+        assertTrue(harness.reply("CONFIG", "SET", "maxmemory", "99999999999999999999").startsWith(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
+            "exceeds the JVM's direct memory limit: maxMemory=9223372036854775807"));
+        assertEquals(1L << 30, harness.store.maxMemory());
+    }
+
+    @Test
+    void aFailedConfigSetPutsBackWhatItChangedBefore()
+    {
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
+            "too small for 4 shards: maxMemory=1000, minimum=32768 (8192 per shard)\r\n",
+            harness.reply("CONFIG", "SET", "maxmemory-policy", "allkeys-lfu", "maxmemory", "1k"));
+        assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
+        assertEquals(bulkPair("maxmemory-policy", "noeviction"), harness.reply("CONFIG", "GET", "maxmemory-policy"));
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument(s) must be one of " +
+            "the following: volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, " +
+            "allkeys-random, noeviction\r\n",
+            harness.reply("CONFIG", "SET", "maxmemory", "100mb", "maxmemory-policy", "nope"));
+        assertEquals(1L << 30, harness.store.maxMemory());
+        assertEquals("+OK\r\n", harness.reply("CONFIG", "SET", "maxmemory", "100mb", "maxmemory-policy", "volatile-ttl"));
+        assertEquals(100L << 20, harness.store.maxMemory());
+        assertEquals(EvictionPolicy.VOLATILE_TTL, harness.store.evictionPolicy());
+    }
+
+    @Test
+    void aStoreThatCannotEvictAcceptsOnlyItsCurrentPolicyAndBudget()
+    {
+        final AgniStore plain = (AgniStore)Proxy.newProxyInstance(AgniStore.class.getClassLoader(),
+            new Class<?>[] {AgniStore.class}, (proxy, method, args) -> method.invoke(harness.store, args));
+        final CommandProcessor processor = new CommandProcessor(plain, harness.server, harness.clock);
+        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory-policy", "noeviction"));
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument must be " +
+            "'noeviction' (this store cannot evict: it refuses writes at its budget)\r\n",
+            reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru"));
+        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory", "1gb"));
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be '1073741824' " +
+            "(this store's budget cannot change while it runs)\r\n",
+            reply(processor, "CONFIG", "SET", "maxmemory", "100mb"));
+        assertEquals(1L << 30, harness.store.maxMemory());
+        assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
+    }
+
+    private String reply(final CommandProcessor processor, final String... args)
+    {
+        final RespWriter out = new RespWriter(256);
+        processor.execute(harness.session, RespArgs.of(args), out);
+        final byte[] bytes = new byte[out.position()];
+        out.buffer().getBytes(0, bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    private static String bulkPair(final String name, final String value)
+    {
+        return "*2\r\n$" + name.length() + "\r\n" + name + "\r\n$" + value.length() + "\r\n" + value + "\r\n";
     }
 
     @Test

@@ -243,9 +243,14 @@ class ServerInfoStatisticsTest
         final Map<String, String> memory = info("memory").get("Memory");
         final long used = Long.parseLong(memory.get("used_memory"));
         assertTrue(Long.parseLong(memory.get("used_memory_peak")) >= used);
-        assertEquals(MemoryPolicy.name(harness.store), memory.get("maxmemory_policy"));
+        assertEquals(MemoryPolicy.name(harness.store, harness.server), memory.get("maxmemory_policy"));
         assertEquals("*2\r\n$16\r\nmaxmemory-policy\r\n$10\r\nnoeviction\r\n",
             harness.reply("CONFIG", "GET", "maxmemory-policy"));
+        assertEquals("+OK\r\n", harness.reply("CONFIG", "SET", "maxmemory-policy", "volatile-lfu", "maxmemory", "256mb"));
+        final Map<String, String> changed = info("memory").get("Memory");
+        assertEquals("volatile-lfu", changed.get("maxmemory_policy"));
+        assertEquals(Long.toString(256L << 20), changed.get("maxmemory"));
+        assertEquals("256.00M", changed.get("maxmemory_human"));
         assertEquals(Long.toString(harness.server.clientMemoryBytes()), memory.get("mem_clients_normal"));
     }
 

@@ -309,6 +309,19 @@ public final class Arena
     }
 
     /**
+     * Gives the spare segment back to the budget, if there is one: a store over its budget keeps none.
+     */
+    public void releaseSpare()
+    {
+        final Segment s = spare;
+        if (s != null)
+        {
+            spare = null;
+            release(s);
+        }
+    }
+
+    /**
      * Gives a segment whose entries eviction passed over a second chance: it becomes the youngest.
      *
      * @param s a segment.

@@ -5,14 +5,22 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The off-heap bytes one store may hold, shared by its shards.
  *
+ * <h2>A limit that changes</h2>
+ * The limit can be raised or lowered while the store runs ({@link #limit(long)}). Nothing is reserved past the limit
+ * in force when {@link #tryReserve} reads it, so after a lowering the store may hold more than the limit until it
+ * gives memory back; meanwhile every reservation is refused. The <em>ceiling</em>, for integrity checks, is the most
+ * the store may hold now: the limit, or what was held when the limit was lowered below it, coming down with every
+ * release until it meets the limit.
+ *
  * <h2>Concurrency</h2>
  * Any thread. {@link #tryReserve(long)} is a CAS loop on one counter: it runs once per segment or index allocation,
- * never per entry, so contention on it is negligible.
+ * never per entry, so contention on it is negligible. The limit is a volatile field.
  */
 public final class MemoryBudget
 {
-    private final long limit;
+    private volatile long limit;
     private final AtomicLong reserved = new AtomicLong();
+    private final AtomicLong ceiling;
 
     /**
      * A budget of {@code limit} bytes.
@@ -22,6 +30,7 @@ public final class MemoryBudget
     public MemoryBudget(final long limit)
     {
         this.limit = limit;
+        this.ceiling = new AtomicLong(limit);
     }
 
     /**
@@ -42,6 +51,11 @@ public final class MemoryBudget
             }
             if (reserved.compareAndSet(current, next))
             {
+                if (next > limit)
+                {
+                    // granted under a limit that was lowered meanwhile: the store may hold it until it gives it back
+                    ceiling.accumulateAndGet(next, Math::max);
+                }
                 return true;
             }
         }
@@ -55,6 +69,16 @@ public final class MemoryBudget
     public void release(final long bytes)
     {
         reserved.addAndGet(-bytes);
+        while (true)
+        {
+            final long c = ceiling.get();
+            final long lowered = Math.max(limit, reserved.get());
+            // a CAS that fails because the limit changed meanwhile reads the new one
+            if (lowered >= c || ceiling.compareAndSet(c, lowered))
+            {
+                return;
+            }
+        }
     }
 
     /**
@@ -75,5 +99,28 @@ public final class MemoryBudget
     public long limit()
     {
         return limit;
+    }
+
+    /**
+     * Changes the limit. Raising it lets reservations up to the new limit succeed at once; lowering it below what is
+     * reserved refuses every reservation until enough is released.
+     *
+     * @param bytes the new limit, positive.
+     */
+    public synchronized void limit(final long bytes)
+    {
+        limit = bytes;
+        ceiling.set(Math.max(bytes, reserved.get()));
+    }
+
+    /**
+     * The most bytes that may be reserved now: the limit, or more while the store gives back what it held when the
+     * limit was lowered. For integrity checks.
+     *
+     * @return bytes.
+     */
+    public long ceiling()
+    {
+        return ceiling.get();
     }
 }

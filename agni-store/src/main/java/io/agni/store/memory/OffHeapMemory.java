@@ -187,11 +187,23 @@ public final class OffHeapMemory
             throw new IllegalStateException("integrity: shards hold " + held + " bytes, budget accounts " + inUse +
                 " besides retired buffers waiting to be freed");
         }
-        if (budget.reserved() > budget.limit())
+        if (budget.reserved() > budget.ceiling())
         {
-            throw new IllegalStateException(
-                "integrity: held " + budget.reserved() + " bytes over the budget of " + budget.limit());
+            throw new IllegalStateException("integrity: held " + budget.reserved() + " bytes over the budget of " +
+                budget.limit() + " (ceiling " + budget.ceiling() + ")");
         }
+    }
+
+    /**
+     * Whether the store holds more than its budget (which only a budget lowered at run time makes it do), not
+     * counting retired buffers, which are on their way back to the budget. Any thread; a racy answer.
+     *
+     * @return {@code true} while memory is to be given back.
+     */
+    public boolean overBudget()
+    {
+        final long over = budget.reserved() - budget.limit();
+        return over > 0 && over > retired.bytes();
     }
 
     /**

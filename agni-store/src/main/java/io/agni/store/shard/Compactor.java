@@ -73,6 +73,10 @@ final class Compactor
      * Evicts when compaction cannot make room and the shard's policy says so; set once by the shard.
      */
     Evictor evictor;
+    /**
+     * Takes over after writes while the store holds more than its budget; set once by the shard.
+     */
+    BudgetShrink shrink;
 
     /**
      * Where the next step looks in the victim; every entry before it is dead. Valid only while the arena's mark
@@ -100,6 +104,11 @@ final class Compactor
      */
     void afterWrite(final long writtenBytes)
     {
+        if (shrink.pending())
+        {
+            shrink.step(writtenBytes);
+            return;
+        }
         Segment victim = arena.evacuating();
         if (victim == null)
         {
@@ -117,6 +126,87 @@ final class Compactor
             resume = 0;
         }
         step(victim, stepBytes(writtenBytes));
+    }
+
+    /**
+     * One step of draining a shard whose store holds more than its budget ({@link BudgetShrink}): evacuates the
+     * regular segment with the fewest live bytes (other than the head) whatever the garbage, moving up to
+     * {@code bytes} of its live entries (one entry, if that alone is longer) to the head's free tail. When the head
+     * has no room for the next entry, room is made by compaction in place or, when {@code evict}, by eviction
+     * ({@link Evictor#makeRoom}), the victim left alone by both; if none can be made the step stops, and the next one
+     * goes on with the same victim from where this one stopped. Once every live entry has left, the victim is
+     * recycled, and the shrink then releases it.
+     *
+     * @param bytes the step's byte budget.
+     * @param evict whether the shard's policy may evict to make the room.
+     * @return {@code false} if there was no segment to drain, or no room for a single entry could be made.
+     */
+    boolean drain(final int bytes, final boolean evict)
+    {
+        Segment victim = arena.evacuating();
+        if (victim == null)
+        {
+            victim = arena.choice().compactionVictim();
+            if (victim == null)
+            {
+                return false;
+            }
+            arena.startEvacuation(victim);
+            resume = 0;
+        }
+        final EntryCursor m = moveCursor;
+        final int end = victim.used();
+        int p = resume;
+        int moved = 0;
+        for (int examined = 0; p < end && victim.live() > 0 && examined < STEP_ENTRIES; examined++)
+        {
+            if (!m.wrap(victim.buffer, victim.id, p))
+            {
+                throw Shard.corrupt("entry unreadable in compaction");
+            }
+            final int length = m.length;
+            if (!m.isDead())
+            {
+                if (moved > 0 && moved + length > bytes)
+                {
+                    break;
+                }
+                if (!arena.hasRoomFor(length, victim.inMain()) && !roomForDrain(victim, p, length, evict) ||
+                    !move(victim, p, length))
+                {
+                    // the next step goes on from here, with the same victim
+                    resume = p;
+                    movedBytes += moved;
+                    return moved > 0;
+                }
+                moved += length;
+            }
+            p += length;
+        }
+        resume = p;
+        movedBytes += moved;
+        if (p >= end || victim.live() == 0)
+        {
+            arena.onCompacted(victim);
+        }
+        return true;
+    }
+
+    /**
+     * Makes room at the head for an entry the drain moves, leaving the victim alone; eviction may remove slots but
+     * moves no entry of the victim, whose cursor the caller wraps again.
+     */
+    private boolean roomForDrain(final Segment victim, final int offset, final int length, final boolean evict)
+    {
+        // the entry moves to the head of its own queue (docs/eviction.md)
+        final boolean main = victim.inMain();
+        final boolean room =
+            reclaimInPlace(length, victim.id, main) || evict && evictor.makeRoom(length, victim.id, main);
+        if (room && !moveCursor.wrap(victim.buffer, victim.id, offset))
+        {
+            throw Shard.corrupt("entry unreadable in compaction");
+        }
+        return room && arena.evacuating() == victim;
     }
 
     /**
@@ -285,12 +375,35 @@ final class Compactor
      *
      * @return whether the head now has room for {@code length} bytes.
      */
-    private boolean reclaimInPlace(final int length, final int excludedSegmentId, final boolean main)
+    boolean reclaimInPlace(final int length, final int excludedSegmentId, final boolean main)
     {
         if (length > Arena.LARGE_ENTRY_BYTES)
         {
             return false;
         }
+        // Over the budget, the segment being drained only loses entries until it is released: sliding it, the one
+        // with the most garbage once partly drained, would undo the drain. So it is slid only if no other will do.
+        final Segment draining = shrink.pending() ? arena.evacuating() : null;
+        if (draining != null)
+        {
+            arena.pin(draining.id);
+            try
+            {
+                if (slideForRoom(length, excludedSegmentId, main))
+                {
+                    return true;
+                }
+            }
+            finally
+            {
+                arena.unpin(draining.id);
+            }
+        }
+        return slideForRoom(length, excludedSegmentId, main);
+    }
+
+    private boolean slideForRoom(final int length, final int excludedSegmentId, final boolean main)
+    {
         for (int attempt = 0; attempt < IN_PLACE_ATTEMPTS && arena.headFree(main) < length; attempt++)
         {
             // a slid segment's tail goes to its own queue's head

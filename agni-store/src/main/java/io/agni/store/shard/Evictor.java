@@ -130,6 +130,10 @@ final class Evictor
         {
             return false;
         }
+        if (policy.sampled())
+        {
+            return shard.sampled.makeRoom(length, newKeys, excludedSegmentId);
+        }
         int freeing = 0;
         for (int n = 0; n < MAX_CLEANINGS && freeing <= MAX_SEGMENTS && !roomFor(length, newKeys, main); n++)
         {
@@ -145,6 +149,32 @@ final class Evictor
             }
         }
         return roomFor(length, newKeys, main);
+    }
+
+    /**
+     * Evicts by the policy without regard to room, for a store over a budget lowered at run time
+     * ({@link BudgetShrink}): cleans the oldest segment, or evicts sampled entries up to about {@code bytes}.
+     *
+     * @param bytes the live bytes to evict, about (a cleaning takes what its segment holds unread).
+     * @return whether anything the policy may evict was found.
+     */
+    boolean evictForBudget(final int bytes)
+    {
+        final EvictionPolicy policy = shard.evictionPolicy;
+        if (!policy.evicts())
+        {
+            return false;
+        }
+        if (policy.sampled())
+        {
+            return shard.sampled.evictBytes(bytes);
+        }
+        final Segment victim = arena.choice().evictionVictim(0, policy.volatileOnly());
+        if (victim != null)
+        {
+            clean(victim, policy, false);
+        }
+        return victim != null;
     }
 
     private boolean roomFor(final int length, final int newKeys, final boolean main)

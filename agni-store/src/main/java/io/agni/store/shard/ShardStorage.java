@@ -416,6 +416,7 @@ abstract class ShardStorage extends ShardTable
             }
             copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
             logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
+            afterWriteInPlace();
             return;
         }
         if (i >= 0 && old.length == entryLength &&
@@ -432,6 +433,7 @@ abstract class ShardStorage extends ShardTable
                 arena.countVolatile(old.segmentId, hasExpiry ? 1 : -1);
             }
             logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
+            afterWriteInPlace();
             return;
         }
         if (i < 0)
@@ -442,14 +444,29 @@ abstract class ShardStorage extends ShardTable
         // S3-FIFO (docs/eviction.md): an overwrite stays in its entry's queue; a new key joins main if the ghost
         // remembers it, else small
         final boolean main = i >= 0 ? arena.segments()[old.segmentId].inMain() : evictor.joinsMain(tag);
-        final long location = compactor.allocate(entryLength, i >= 0 ? old.segmentId : 0, main);
+        long location = compactor.allocate(entryLength, i >= 0 ? old.segmentId : 0, main);
+        // Eviction may have shifted the old entry's slot back (its segment was left alone, so its slot word holds).
+        int slotIndex = i >= 0 && removals != removalsBefore ? compactor.findSlot(old.slot) : i;
+        if (location == Arena.NO_SPACE && i >= 0 && old.buffer != key && old.buffer != value1 && old.buffer != value2)
+        {
+            // The new version reads nothing of the old one, so the old one's segment (perhaps the shard's only one)
+            // may be compacted and evicted from too; the old entry is then found again, or is gone.
+            location = compactor.allocate(entryLength, 0, main);
+            if (location != Arena.NO_SPACE)
+            {
+                slotIndex = findAny(tag, key, keyOffset, keyLength, old);
+            }
+        }
         if (location == Arena.NO_SPACE)
         {
             rejected++;
+            if (shrink.pending())
+            {
+                // nothing changed, nothing is held: the refused write still takes its step towards a lowered budget
+                shrink.step(0);
+            }
             throw capacityExceeded(entryLength);
         }
-        // Eviction may have shifted the old entry's slot back (its segment was left alone, so its slot word holds).
-        final int slotIndex = i >= 0 && removals != removalsBefore ? compactor.findSlot(old.slot) : i;
         final int length = (int)entryLength;
         final int segmentId = Arena.segmentIdOf(location);
         final int offset = Arena.offsetOf(location);
@@ -462,6 +479,18 @@ abstract class ShardStorage extends ShardTable
         logWritten(buffer, offset + EntryLayout.headerLength(keyLength, valueLength, hasExpiry), keyLength,
             valueLength, hasExpiry, expireAt);
         compactor.afterWrite(length);
+    }
+
+    /**
+     * After a write in place, which takes no memory: a step towards a budget lowered below what the store holds, if
+     * it is, so that a store whose writes all overwrite in place comes down too.
+     */
+    private void afterWriteInPlace()
+    {
+        if (shrink.pending())
+        {
+            shrink.step(0);
+        }
     }
 
     /**

@@ -52,6 +52,14 @@ abstract class ShardTable
     final Arena arena;
     final Compactor compactor;
     final Evictor evictor;
+    /**
+     * Evicts for the sampled policies ({@link EvictionPolicy#sampled()}); {@link Evictor} hands those to it.
+     */
+    final SampledEviction sampled;
+    /**
+     * Brings the shard's memory down while the store holds more than a budget lowered at run time.
+     */
+    final BudgetShrink shrink;
     IndexTable table;
     int count;
     int expiring;
@@ -59,8 +67,8 @@ abstract class ShardTable
     long rejected;
     int sweepCursor;
     /**
-     * What a write does when the budget refuses it; guarded by the write lock. A policy that evicts keeps read marks
-     * in the index ({@link IndexTable#marks}).
+     * What a write does when the budget refuses it; guarded by the write lock. A policy that evicts by recency keeps
+     * read marks in the index ({@link IndexTable#marks}); the sampled ones do not ({@link #tracksReads}).
      */
     EvictionPolicy evictionPolicy = EvictionPolicy.NO_EVICTION;
     long evicted;
@@ -86,6 +94,9 @@ abstract class ShardTable
         this.evictor = new Evictor(this, arena, compactor, seed);
         compactor.evictor = evictor;
         evictor.ghost.forget(table.ghost);
+        this.sampled = new SampledEviction(this, arena, compactor, seed);
+        this.shrink = new BudgetShrink(this, arena, compactor, evictor, memory);
+        compactor.shrink = shrink;
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -603,7 +614,7 @@ abstract class ShardTable
                 return;
             }
             rejected++;
-            throw capacityExceeded(tableBytes(capacity, evictionPolicy.evicts()));
+            throw capacityExceeded(tableBytes(capacity, tracksReads(evictionPolicy)));
         }
         final IndexTable old = table;
         final boolean marks = old.marks != null && grown.marks != null;
@@ -635,7 +646,7 @@ abstract class ShardTable
     {
         evictionPolicy = policy;
         final IndexTable t = table;
-        if (policy.evicts() && t.marks == null)
+        if (tracksReads(policy) && t.marks == null)
         {
             final UnsafeBuffer marks = memory.allocate(t.capacity());
             final UnsafeBuffer ghost = marks == null ? null : memory.allocate(IndexTable.ghostBytes(t.capacity()));
@@ -649,15 +660,16 @@ abstract class ShardTable
                 memory.free(marks);
             }
         }
-        else if (!policy.evicts() && t.marks != null)
+        else if (!tracksReads(policy) && t.marks != null)
         {
             table = new IndexTable(t.slots, t.capacity());
             evictor.ghost.forget(null);
             memory.retire(t.marks);
             memory.retire(t.ghost);
         }
-        if (!policy.evicts())
+        if (!tracksReads(policy))
         {
+            // only S3-FIFO keeps two queues
             arena.mergeQueues();
         }
     }
@@ -719,13 +731,23 @@ abstract class ShardTable
         final IndexTable t = allocateTable(slots);
         if (t == null)
         {
-            throw capacityExceeded(tableBytes(slots, evictionPolicy.evicts()));
+            throw capacityExceeded(tableBytes(slots, tracksReads(evictionPolicy)));
         }
         return t;
     }
 
     /**
-     * An empty table of {@code capacity} slots, with marks if the policy evicts; {@code null} if the budget refuses.
+     * Whether reads leave marks for eviction under a policy: only where the recency algorithm chooses
+     * ({@link Evictor}); the sampled policies and {@code NO_EVICTION} need none.
+     */
+    static boolean tracksReads(final EvictionPolicy policy)
+    {
+        return policy.evicts() && !policy.sampled();
+    }
+
+    /**
+     * An empty table of {@code capacity} slots, with marks if the policy tracks reads; {@code null} if the budget
+     * refuses.
      */
     private IndexTable allocateTable(final int capacity)
     {
@@ -734,7 +756,7 @@ abstract class ShardTable
         {
             return null;
         }
-        if (!evictionPolicy.evicts())
+        if (!tracksReads(evictionPolicy))
         {
             return new IndexTable(slots, capacity);
         }
