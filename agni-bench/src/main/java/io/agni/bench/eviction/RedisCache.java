@@ -34,14 +34,16 @@ import java.util.stream.Stream;
  * <h2>Pipelining, and how it differs from a strict sequence</h2>
  * A strict read-through replay waits for each reply: one round trip per GET and per SET, too slow for the 80 million
  * requests of the whole run. So requests go in windows: up to {@code window} consecutive requests with distinct keys
- * (a window ends before a key it already holds, so a key that missed is never asked for again before its SET),
- * their GETs sent together, then the SETs of the misses with a {@code DBSIZE}. Against a strict sequence, a window's
- * SETs come after all its GETs rather than each right after its own GET, so the evictions those SETs cause come
- * after the window's later GETs instead of before them, and the recency/frequency those GETs record comes before the
- * SETs. {@code window = 1} is the strict sequence. The window is at most {@value #MAX_WINDOW} requests and at most
- * {@value #REPLY_WINDOW_BYTES} bytes of replies, Redis's per-client reply buffer, so that a window's replies do not
- * add to {@code used_memory} and make Redis evict for the harness's buffers.
- *
+ * (a window ends before a key it already holds, so a key that missed is never asked for again before its SET). The
+ * GETs of a window are sent together; once their replies are read, the SETs of its misses, a {@code DBSIZE} and the
+ * GETs of the next window go in one write, in that order. Against a strict sequence, a window's SETs come after all
+ * its GETs rather than each right after its own GET, so the evictions those SETs cause come after the window's later
+ * GETs instead of before them, and the recency/frequency those GETs record comes before the SETs; between windows the
+ * order is the strict one. {@code window = 1} is the strict sequence: each command sent after the previous reply.
+ * The window is at most {@value #MAX_WINDOW} requests and at most {@value #REPLY_WINDOW_BYTES} bytes of replies,
+ * Redis's per-client reply buffer, so that a window's replies do not add to {@code used_memory} and make Redis evict
+ * for the harness's buffers.
+
  * <h2>Redis's clocks</h2>
  * Redis's LRU clock ticks once a second and LFU counters decay by wall-clock minutes ({@code lfu-decay-time 1}).
  * A replay runs up to a few hundred thousand requests a second, so {@code allkeys-lru} cannot tell apart keys used
@@ -51,12 +53,12 @@ import java.util.stream.Stream;
  */
 public final class RedisCache {
     /** The most requests in one window. */
-    public static final int MAX_WINDOW = 64;
+    public static final int MAX_WINDOW = 128;
     /** The most reply bytes a window may ask for: Redis's reply buffer per client (16 KiB). */
     public static final int REPLY_WINDOW_BYTES = 16 * 1024;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     /** About how many requests pass between two readings of the connection's memory in the server. */
-    static final int CLIENT_CHECK_REQUESTS = 256;
+    static final int CLIENT_CHECK_REQUESTS = 1024;
 
     /**
      * A Redis eviction policy with its sample count.
@@ -156,6 +158,7 @@ public final class RedisCache {
         redis.readOk();
 
         int checkEvery = Math.max(1, CLIENT_CHECK_REQUESTS / window);
+        boolean strict = window == 1;
         LongSet inWindow = new LongSet(window);
         long[] misses = new long[window];
         long hits = 0;
@@ -164,16 +167,12 @@ public final class RedisCache {
         double heldSum = 0;
         long heldRequests = 0;
         long maxClientBytes = clientBytes;
+        long newMaxmemory = -1;
         long start = System.nanoTime();
         int i = 0;
+        int end = queueWindow(redis, trace, 0, window, inWindow);
+        redis.flush();
         for (long windows = 1; i < trace.length; windows++) {
-            inWindow.clear();
-            int end = i;
-            while (end < trace.length && end - i < window && inWindow.add(trace[end])) {
-                redis.get(trace[end]);
-                end++;
-            }
-            redis.flush();
             int missCount = 0;
             for (int r = i; r < end; r++) {
                 int length = redis.readBulkPrefix(first);
@@ -186,20 +185,45 @@ public final class RedisCache {
                     hits++;
                 }
             }
+            if (newMaxmemory >= 0) {
+                redis.command("CONFIG", "SET", "maxmemory", Long.toString(newMaxmemory));
+            }
+            for (int m = 0; m < missCount; m++) {
+                redis.set(misses[m], body);
+            }
             if (missCount > 0) {
-                for (int m = 0; m < missCount; m++) {
-                    redis.set(misses[m], body);
-                }
                 redis.dbsize();
-                redis.flush();
-                for (int m = 0; m < missCount; m++) {
-                    redis.readOk();
-                }
+            }
+            boolean check = windows % checkEvery == 0;
+            if (check) {
+                redis.command("CLIENT", "INFO");
+            }
+            int next = end;
+            if (!strict) {
+                next = queueWindow(redis, trace, end, window, inWindow);
+            }
+            redis.flush();
+            if (newMaxmemory >= 0) {
+                redis.readOk();
+                newMaxmemory = -1;
+            }
+            for (int m = 0; m < missCount; m++) {
+                redis.readOk();
+            }
+            if (missCount > 0) {
                 long now = redis.readInteger();
                 if (now < size + missCount) {
                     filled = true;
                 }
                 size = now;
+            }
+            if (check) {
+                long client = clientMemory(redis.readBulkText());
+                maxClientBytes = Math.max(maxClientBytes, client);
+                if (client != clientBytes) {
+                    clientBytes = client;
+                    newMaxmemory = budget + serverBytes + clientBytes;
+                }
             }
             if (filled) {
                 heldSum += (double) size * (end - i);
@@ -212,17 +236,11 @@ public final class RedisCache {
                     LockSupport.parkNanos(wait);
                 }
             }
-            if (windows % checkEvery == 0) {
-                long client = clientMemory(redis);
-                maxClientBytes = Math.max(maxClientBytes, client);
-                if (client != clientBytes) {
-                    clientBytes = client;
-                    maxmemory = budget + serverBytes + clientBytes;
-                    redis.command("CONFIG", "SET", "maxmemory", Long.toString(maxmemory));
-                    redis.flush();
-                    redis.readOk();
-                }
+            if (strict && i < trace.length) {
+                next = queueWindow(redis, trace, i, window, inWindow);
+                redis.flush();
             }
+            end = next;
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         long evicted = info(redis, "stats", "evicted_keys");
@@ -231,11 +249,30 @@ public final class RedisCache {
                 trace.length / seconds, window);
     }
 
+    /**
+     * Queues the GETs of the window that starts at {@code from}: up to {@code window} requests, ending before a key
+     * it already holds.
+     *
+     * @return where the window ends
+     */
+    private static int queueWindow(RespConnection redis, long[] trace, int from, int window, LongSet inWindow) {
+        inWindow.clear();
+        int end = from;
+        while (end < trace.length && end - from < window && inWindow.add(trace[end])) {
+            redis.get(trace[end]);
+            end++;
+        }
+        return end;
+    }
+
     /** The connection's own memory in the server: {@code tot-mem} of {@code CLIENT INFO}. */
     private static long clientMemory(RespConnection redis) throws IOException {
         redis.command("CLIENT", "INFO");
         redis.flush();
-        String text = redis.readBulkText();
+        return clientMemory(redis.readBulkText());
+    }
+
+    private static long clientMemory(String text) throws IOException {
         for (String field : text.trim().split(" ")) {
             if (field.startsWith("tot-mem=")) {
                 return Long.parseLong(field.substring("tot-mem=".length()));

@@ -70,7 +70,8 @@ class RedisCacheTest {
 
     @Test
     void theWindowKeepsItsRepliesWithinRedisReplyBuffer() {
-        assertEquals(RedisCache.MAX_WINDOW, RedisCache.window(117));
+        assertEquals(123, RedisCache.window(117));
+        assertEquals(RedisCache.MAX_WINDOW, RedisCache.window(16));
         assertEquals(3, RedisCache.window(4084));
         assertEquals(1, RedisCache.window(1 << 20));
         RedisCache.LongSet set = new RedisCache.LongSet(4);
