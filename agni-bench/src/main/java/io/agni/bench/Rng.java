@@ -32,4 +32,19 @@ final class Rng
     {
         return (int)(((random >>> 32) * bound) >>> 32);
     }
+
+    /**
+     * The finaliser of MurmurHash3's 64-bit hash: a bijection on {@code long}, so distinct inputs stay distinct (as
+     * {@code KeySet} makes its keys).
+     */
+    static long mix(final long value)
+    {
+        long h = value;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
 }

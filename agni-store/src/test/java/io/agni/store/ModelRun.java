@@ -2,7 +2,10 @@ package io.agni.store;
 
 import io.agni.api.AgniException;
 import io.agni.api.AgniStore;
+import io.agni.api.CapacityExceededException;
 import io.agni.api.Durability;
+import io.agni.api.EvictionPolicy;
+import io.agni.api.ScanResult;
 import io.agni.api.StoreStats;
 import io.agni.testsupport.ByteArrayKey;
 import org.agrona.ExpandableArrayBuffer;
@@ -16,6 +19,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -30,6 +36,22 @@ final class ModelRun implements AutoCloseable
 {
     static final int MAX_VALUE_LENGTH = 256 * 1024;
 
+    /**
+     * How an outcome that is an exception starts, so that it differs from every result.
+     */
+    private static final String EXCEPTION_PREFIX = "threw ";
+
+    /**
+     * The budget of a store that evicts: 40 keys with values up to 8 KiB overflow it within a few dozen writes.
+     */
+    static final long EVICTING_BUDGET = 24 * 1024;
+
+    /**
+     * The longest value a store that evicts takes: its key and value limits must fit its budget (the model test's
+     * 70 KiB values are refused as too large, by the store and the model alike).
+     */
+    static final int EVICTING_MAX_VALUE_LENGTH = 12 * 1024;
+
     final CachedEpochClock clock = TestStores.clock();
     final StoreModel model;
     final int shards;
@@ -37,33 +59,38 @@ final class ModelRun implements AutoCloseable
      * The durable store's directory, {@code null} for an in-memory store.
      */
     final Path directory;
+    /**
+     * Whether the store evicts ({@code ALL_KEYS}, {@link #EVICTING_BUDGET}): entries may then vanish, and writes be
+     * refused, as {@link #same} and {@link #reconcileEvictions} allow.
+     */
+    final boolean evicting;
     OffHeapStore store;
     int steps;
     int reopens;
-
-    ModelRun(final int shards)
-    {
-        this(shards, null);
-    }
+    long evictedSeen;
+    long evictionsCounted;
+    long refusals;
 
     /**
-     * A run whose store keeps a write-ahead log in {@code directory} ({@code Durability.DURABLE}), so that it can be
-     * reopened.
+     * A run; its store keeps a write-ahead log in {@code directory} ({@code Durability.DURABLE}) so that it can be
+     * reopened, unless the directory is {@code null}.
      */
-    ModelRun(final int shards, final Path directory)
+    ModelRun(final int shards, final Path directory, final boolean evicting)
     {
         this.shards = shards;
         this.directory = directory;
+        this.evicting = evicting;
         store = open();
-        model = new StoreModel(clock::time, MAX_VALUE_LENGTH);
+        model = new StoreModel(clock::time, evicting ? EVICTING_MAX_VALUE_LENGTH : MAX_VALUE_LENGTH);
     }
 
     private OffHeapStore open()
     {
         final OffHeapStoreBuilder builder = TestStores.builder(shards, clock)
-            .maxMemory(32L * 1024 * 1024)
+            .maxMemory(evicting ? EVICTING_BUDGET : 32L * 1024 * 1024)
             .maxKeyLength(1024)
-            .maxValueLength(MAX_VALUE_LENGTH);
+            .maxValueLength(evicting ? EVICTING_MAX_VALUE_LENGTH : MAX_VALUE_LENGTH)
+            .evictionPolicy(evicting ? EvictionPolicy.ALL_KEYS : EvictionPolicy.NO_EVICTION);
         if (directory != null)
         {
             builder.directory(directory).durability(Durability.DURABLE).logSegmentBytes(64 * 1024);
@@ -89,6 +116,7 @@ final class ModelRun implements AutoCloseable
         }
         store = open();
         reopens++;
+        evictionsCounted = store.stats().evicted();
     }
 
     long now()
@@ -98,15 +126,70 @@ final class ModelRun implements AutoCloseable
 
     /**
      * Runs the same call on the model and on the store and asserts the same outcome: an equal result or the same
-     * kind of {@link AgniException}.
+     * kind of {@link AgniException}. A call that throws changes nothing in the store (every primitive is atomic), so
+     * the model is put back as it was before the call when it threw (a batch applies its steps to the model one by
+     * one). A store that evicts may also refuse a write the model made ({@link CapacityExceededException}: it found
+     * nothing it could evict): the model then forgets the write, and the refusal must be counted.
      *
      * @param what     the call, for the failure message.
      * @param expected the model's call.
      * @param actual   the store's call.
      */
-    static void same(final String what, final Supplier<Object> expected, final Supplier<Object> actual)
+    void same(final String what, final Supplier<Object> expected, final Supplier<Object> actual)
     {
-        assertEquals(outcome(expected), outcome(actual), what);
+        final Map<ByteArrayKey, StoreModel.Entry> before = model.snapshot();
+        final long rejected = evicting ? store.stats().rejectedWrites() : 0;
+        final String modelOutcome = outcome(expected);
+        final String storeOutcome = outcome(actual);
+        if (evicting && !modelOutcome.equals(storeOutcome) &&
+            storeOutcome.equals(EXCEPTION_PREFIX + CapacityExceededException.class.getSimpleName()))
+        {
+            model.restore(before);
+            refusals++;
+            assertTrue(store.stats().rejectedWrites() > rejected, what + ": a refused write was not counted");
+            return;
+        }
+        assertEquals(modelOutcome, storeOutcome, what);
+        if (modelOutcome.startsWith(EXCEPTION_PREFIX))
+        {
+            model.restore(before);
+        }
+    }
+
+    /**
+     * In a store that evicts: finds the keys the model holds live that the store no longer has (a full scan), which
+     * can only have been evicted, checks that the store counted at least as many evictions since the last step, and
+     * drops them from the model, so that every later step checks they stay absent until written again.
+     */
+    void reconcileEvictions()
+    {
+        final Set<ByteArrayKey> present = new TreeSet<>();
+        long cursor = 0;
+        int scans = 0;
+        do
+        {
+            final ScanResult result = store.scan(cursor, null, 16);
+            result.keys().forEach(key -> present.add(new ByteArrayKey(key)));
+            cursor = result.cursor();
+            assertTrue(++scans < 100_000, "scan did not end");
+        }
+        while (cursor != 0);
+        int vanished = 0;
+        final StringBuilder gone = new StringBuilder();
+        for (final ByteArrayKey key : model.liveKeys())
+        {
+            if (!present.contains(key))
+            {
+                model.forget(key);
+                vanished++;
+                gone.append(' ').append(key);
+            }
+        }
+        final long counted = store.stats().evicted();
+        assertTrue(vanished <= counted - evictionsCounted, "keys gone from the store:" + gone + ", but only " +
+            (counted - evictionsCounted) + " evictions counted since the last step");
+        evictionsCounted = counted;
+        evictedSeen += vanished;
     }
 
     private static String outcome(final Supplier<Object> call)
@@ -117,7 +200,7 @@ final class ModelRun implements AutoCloseable
         }
         catch (final AgniException ex)
         {
-            return ex.getClass().getSimpleName();
+            return EXCEPTION_PREFIX + ex.getClass().getSimpleName();
         }
     }
 
@@ -180,6 +263,10 @@ final class ModelRun implements AutoCloseable
     void checkInvariants()
     {
         steps++;
+        if (evicting)
+        {
+            reconcileEvictions();
+        }
         store.verifyIntegrity();
         final long size = store.size();
         final StoreStats stats = store.stats();
@@ -228,7 +315,8 @@ final class ModelRun implements AutoCloseable
     @Override
     public String toString()
     {
-        return "ModelRun{shards=" + store.shardCount() + ", steps=" + steps + ", reopens=" + reopens + ", now=+" +
+        return "ModelRun{shards=" + store.shardCount() + ", evicting=" + evicting + ", steps=" + steps + ", reopens=" +
+            reopens + ", evicted=" + evictedSeen + ", refusals=" + refusals + ", now=+" +
             (clock.time() - TestStores.START_MS) + "ms}";
     }
 }

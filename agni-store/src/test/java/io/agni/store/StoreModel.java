@@ -380,6 +380,37 @@ final class StoreModel
         return map.values().stream().filter(e -> e.expireAt >= 0).count();
     }
 
+    /**
+     * A copy of the entries (which are immutable), to {@link #restore} when the store refused a write the model made.
+     *
+     * @return the copy.
+     */
+    Map<ByteArrayKey, Entry> snapshot()
+    {
+        return new HashMap<>(map);
+    }
+
+    /**
+     * Puts back the entries of a {@link #snapshot}.
+     *
+     * @param snapshot the copy.
+     */
+    void restore(final Map<ByteArrayKey, Entry> snapshot)
+    {
+        map.clear();
+        map.putAll(snapshot);
+    }
+
+    /**
+     * Drops a key the store evicted: from now on it is absent, as in the store.
+     *
+     * @param key the key.
+     */
+    void forget(final ByteArrayKey key)
+    {
+        map.remove(key);
+    }
+
     private void checkValue(final long length)
     {
         if (length > maxValueLength)

@@ -12,6 +12,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.state.Action;
@@ -30,7 +31,6 @@ import java.util.TreeSet;
 
 import static io.agni.store.ModelRun.at3;
 import static io.agni.store.ModelRun.copied;
-import static io.agni.store.ModelRun.same;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Model-based test: random chains of every primitive, time moves and sweeps, run on a store and on a
  * {@link StoreModel}, with every result compared and the invariants checked after each step. Eight keys, so that
  * keys collide, are overwritten, expire and come back; values from empty to 300 bytes, integers, and now and then
- * 70 KiB (the large-entry path).
+ * 70 KiB (the large-entry path). The same chains run on a store that evicts, with more keys and values up to 8 KiB.
  */
 class StoreModelBasedTest
 {
@@ -48,9 +48,25 @@ class StoreModelBasedTest
         ByteArrayKey.of("\0"), ByteArrayKey.of("\r\n"), ByteArrayKey.of("a-longer-key-of-forty-bytes-for-paths--6"),
         ByteArrayKey.of("k7"));
 
+    /**
+     * The keys of a store that evicts: the eight above and 32 more, so that its budget fills.
+     */
+    private static final List<ByteArrayKey> EVICTING_KEYS = evictingKeys();
+
     private static final int TRIES = 150;
+    private static final int EVICTING_TRIES = 100;
     private static final int DURABLE_TRIES = 60;
     private static final int STEPS = 80;
+
+    /**
+     * The keys and values a chain draws from.
+     */
+    private record Universe(Arbitrary<ByteArrayKey> keys, Arbitrary<byte[]> values)
+    {
+    }
+
+    private static final Universe PLAIN = new Universe(Arbitraries.of(KEYS), values(0));
+    private static final Universe EVICTING = new Universe(Arbitraries.of(EVICTING_KEYS), values(20));
 
     private final List<ModelRun> runs = new ArrayList<>();
 
@@ -76,19 +92,36 @@ class StoreModelBasedTest
         run(chain);
     }
 
+    /**
+     * A store with {@code ALL_KEYS} eviction and a budget that 40 keys of values up to 8 KiB overflow: eviction is
+     * a permitted loss of entries, and a write the store refuses (it found nothing to evict) a permitted outcome that
+     * changes nothing; otherwise it must agree with the model. After every step a key the model holds that the store
+     * no longer has counts as evicted ({@link ModelRun#reconcileEvictions}) and is dropped from the model, so it must
+     * stay absent until it is written again: never a wrong value, never an entry back from the dead.
+     */
+    @Property(tries = EVICTING_TRIES)
+    void evictingStoreAgreesWithTheModelUpToEvictions(@ForAll("evicting") final ActionChain<ModelRun> chain)
+    {
+        final ModelRun run = run(chain);
+        Statistics.label("evicted").collect(run.evictedSeen > 0);
+        Statistics.label("refused").collect(run.refusals > 0);
+        // the property is about eviction: many chains must have lost a key to it (about 60 % do)
+        Statistics.label("evicted").coverage(coverage -> coverage.check(true).percentage(p -> p >= 40));
+    }
+
     @AfterProperty
     void noOffHeapMemoryLeaked()
     {
         DebugMemoryLeakCheck.verifyNoLeaks();
     }
 
-    private void run(final ActionChain<ModelRun> chain)
+    private ModelRun run(final ActionChain<ModelRun> chain)
     {
         // jqwik generates each step while the chain runs, on its own thread: the chain cannot move to a thread
         // with a deadline, so this test is bounded by its tries and steps (and surefire's fork timeout)
         try
         {
-            chain.withInvariant("store invariants", ModelRun::checkInvariants).run();
+            return chain.withInvariant("store invariants", ModelRun::checkInvariants).run();
         }
         finally
         {
@@ -100,35 +133,36 @@ class StoreModelBasedTest
     @Provide
     Arbitrary<ActionChain<ModelRun>> twoShards()
     {
-        return chain(2);
+        return chain(2, false, false);
     }
 
     @Provide
     Arbitrary<ActionChain<ModelRun>> fourShards()
     {
-        return chain(4, false);
+        return chain(4, false, false);
     }
 
     @Provide
     Arbitrary<ActionChain<ModelRun>> durable()
     {
-        return chain(2, true);
+        return chain(2, true, false);
     }
 
-    private Arbitrary<ActionChain<ModelRun>> chain(final int shards)
+    @Provide
+    Arbitrary<ActionChain<ModelRun>> evicting()
     {
-        return chain(shards, false);
+        return chain(2, false, true);
     }
 
-    private Arbitrary<ActionChain<ModelRun>> chain(final int shards, final boolean durable)
+    private Arbitrary<ActionChain<ModelRun>> chain(final int shards, final boolean durable, final boolean evicting)
     {
+        final Universe u = evicting ? EVICTING : PLAIN;
         final ActionChainArbitrary<ModelRun> actions = ActionChain.<ModelRun>startWith(() ->
             {
                 final ModelRun run;
                 try
                 {
-                    run = durable ? new ModelRun(shards, Files.createTempDirectory("agni-model-")) :
-                        new ModelRun(shards);
+                    run = new ModelRun(shards, durable ? Files.createTempDirectory("agni-model-") : null, evicting);
                 }
                 catch (final IOException ex)
                 {
@@ -137,45 +171,55 @@ class StoreModelBasedTest
                 runs.add(run);
                 return run;
             })
-            .withAction(6, get())
-            .withAction(2, exists())
-            .withAction(2, ttl())
-            .withAction(4, set())
-            .withAction(6, conditionalSet())
-            .withAction(3, getAndSet())
-            .withAction(2, delete())
-            .withAction(2, getAndDelete())
-            .withAction(2, getAndExpire())
-            .withAction(4, incrementBy())
-            .withAction(3, append())
-            .withAction(3, expire())
-            .withAction(2, persist())
-            .withAction(2, setAll())
-            .withAction(3, writeBatch())
-            .withAction(2, getAll())
-            .withAction(2, valueLength())
-            .withAction(3, getRange())
-            .withAction(4, setRange())
-            .withAction(4, rename())
-            .withAction(1, randomKey())
-            .withAction(3, incrementByFloat())
-            .withAction(4, advanceTime())
-            .withAction(2, sweep())
-            .withAction(1, scan())
-            .withAction(1, clear());
-        return (durable ? actions.withAction(4, reopen()) : actions).withMaxTransformations(STEPS);
+            .withAction(6, get(u))
+            .withAction(2, exists(u))
+            .withAction(2, ttl(u))
+            .withAction(4, set(u))
+            .withAction(6, conditionalSet(u))
+            .withAction(3, getAndSet(u))
+            .withAction(2, delete(u))
+            .withAction(2, getAndDelete(u))
+            .withAction(2, getAndExpire(u))
+            .withAction(4, incrementBy(u))
+            .withAction(3, append(u))
+            .withAction(3, expire(u))
+            .withAction(2, persist(u))
+            .withAction(2, setAll(u))
+            .withAction(3, writeBatch(u))
+            .withAction(2, getAll(u))
+            .withAction(2, valueLength(u))
+            .withAction(3, getRange(u))
+            .withAction(4, setRange(u))
+            .withAction(4, rename(u))
+            .withAction(1, randomKey(u))
+            .withAction(3, incrementByFloat(u))
+            .withAction(4, advanceTime(u))
+            .withAction(2, sweep(u))
+            .withAction(1, scan(u))
+            .withAction(1, clear(u));
+        return (durable ? actions.withAction(4, reopen(u)) : actions).withMaxTransformations(STEPS);
     }
 
     // ------------------------------------------------------------------------------------------------------------
     // Arbitraries
     // ------------------------------------------------------------------------------------------------------------
 
-    private static Arbitrary<ByteArrayKey> keys()
+    private static List<ByteArrayKey> evictingKeys()
     {
-        return Arbitraries.of(KEYS);
+        final List<ByteArrayKey> keys = new ArrayList<>(KEYS);
+        for (int i = 0; i < 32; i++)
+        {
+            keys.add(ByteArrayKey.of("evicting-" + i));
+        }
+        return List.copyOf(keys);
     }
 
-    private static Arbitrary<byte[]> values()
+    /**
+     * Values from empty to 300 bytes and integers; with {@code mediumWeight == 0} now and then 70 KiB (the
+     * large-entry path), else values of 1 to 8 KiB with that weight (against 26 for the others), which a store that
+     * evicts takes.
+     */
+    private static Arbitrary<byte[]> values(final int mediumWeight)
     {
         final Arbitrary<byte[]> small = Arbitraries.bytes().array(byte[].class).ofMinSize(0).ofMaxSize(300);
         final Arbitrary<byte[]> numeric = Arbitraries.of(
@@ -184,7 +228,11 @@ class StoreModelBasedTest
             .map(s -> s.getBytes(StandardCharsets.ISO_8859_1));
         final Arbitrary<byte[]> large = Arbitraries.integers().between(0, 1000)
             .map(seed -> patterned(70 * 1024 + seed, seed));
-        return Arbitraries.frequencyOf(Tuple.of(20, small), Tuple.of(6, numeric), Tuple.of(1, large));
+        final Arbitrary<byte[]> medium = Arbitraries.integers().between(1024, 8 * 1024)
+            .map(length -> patterned(length, length));
+        return mediumWeight == 0 ?
+            Arbitraries.frequencyOf(Tuple.of(20, small), Tuple.of(6, numeric), Tuple.of(1, large)) :
+            Arbitraries.frequencyOf(Tuple.of(20, small), Tuple.of(6, numeric), Tuple.of(mediumWeight, medium));
     }
 
     private static byte[] patterned(final int length, final int seed)
@@ -255,45 +303,45 @@ class StoreModelBasedTest
     // Actions
     // ------------------------------------------------------------------------------------------------------------
 
-    private static Action.Independent<ModelRun> get()
+    private static Action.Independent<ModelRun> get(final Universe u)
     {
-        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
             "get " + k + (direct ? " (direct)" : ""), run ->
             {
                 if (direct)
                 {
                     final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(16);
-                    same("get " + k, () -> run.model.get(k),
+                    run.same("get " + k, () -> run.model.get(k),
                         () -> copied(run.store.get(at3(k.bytes()), 3, k.length(), dst, 5), dst, 5));
                 }
                 else
                 {
-                    same("get " + k, () -> run.model.get(k), () -> run.store.get(k.bytes()));
+                    run.same("get " + k, () -> run.model.get(k), () -> run.store.get(k.bytes()));
                 }
             }));
     }
 
-    private static Action.Independent<ModelRun> exists()
+    private static Action.Independent<ModelRun> exists(final Universe u)
     {
-        return () -> keys().map(k -> Transformer.<ModelRun>mutate("exists " + k, run ->
-            same("exists " + k, () -> run.model.get(k) != null, () -> run.store.exists(k.bytes()))));
+        return () -> u.keys().map(k -> Transformer.<ModelRun>mutate("exists " + k, run ->
+            run.same("exists " + k, () -> run.model.get(k) != null, () -> run.store.exists(k.bytes()))));
     }
 
-    private static Action.Independent<ModelRun> ttl()
+    private static Action.Independent<ModelRun> ttl(final Universe u)
     {
-        return () -> keys().map(k -> Transformer.<ModelRun>mutate("ttl " + k, run ->
+        return () -> u.keys().map(k -> Transformer.<ModelRun>mutate("ttl " + k, run ->
         {
-            same("ttlMillis " + k, () -> run.model.ttlMillis(k), () -> run.store.ttlMillis(k.bytes()));
-            same("expireTimeMillis " + k, () -> run.model.expireTimeMillis(k),
+            run.same("ttlMillis " + k, () -> run.model.ttlMillis(k), () -> run.store.ttlMillis(k.bytes()));
+            run.same("expireTimeMillis " + k, () -> run.model.expireTimeMillis(k),
                 () -> run.store.expireTimeMillis(at3(k.bytes()), 3, k.length()));
         }));
     }
 
-    private static Action.Independent<ModelRun> set()
+    private static Action.Independent<ModelRun> set(final Universe u)
     {
-        return () -> Combinators.combine(keys(), values(), direct()).as((k, v, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), u.values(), direct()).as((k, v, direct) -> Transformer.<ModelRun>mutate(
             "set " + k + " " + describe(v) + (direct ? " (direct)" : ""), run ->
-                same("set " + k,
+                run.same("set " + k,
                     () -> run.model.set(k, v, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0),
                     () ->
                     {
@@ -309,16 +357,16 @@ class StoreModelBasedTest
                     })));
     }
 
-    private static Action.Independent<ModelRun> conditionalSet()
+    private static Action.Independent<ModelRun> conditionalSet(final Universe u)
     {
-        return () -> Combinators.combine(keys(), values(), Arbitraries.of(SetCondition.class),
+        return () -> Combinators.combine(u.keys(), u.values(), Arbitraries.of(SetCondition.class),
             Arbitraries.of(ExpiryMode.class), offsets(), direct()).as((k, v, condition, mode, offset, direct) ->
             Transformer.<ModelRun>mutate("set " + k + " " + describe(v) + " " + condition + " " + mode + " now" +
                 (offset < 0 ? "" : "+") + offset + (direct ? " (direct)" : ""), run ->
             {
                 final long at = run.now() + offset;
                 final long time = timeFor(mode, at, offset);
-                same("conditional set " + k,
+                run.same("conditional set " + k,
                     () -> run.model.set(k, v, condition, modelMode(mode), at),
                     () -> direct ?
                         run.store.set(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length, condition, mode, time) :
@@ -326,9 +374,9 @@ class StoreModelBasedTest
             }));
     }
 
-    private static Action.Independent<ModelRun> getAndSet()
+    private static Action.Independent<ModelRun> getAndSet(final Universe u)
     {
-        return () -> Combinators.combine(keys(), values(), Arbitraries.of(SetCondition.class),
+        return () -> Combinators.combine(u.keys(), u.values(), Arbitraries.of(SetCondition.class),
             Arbitraries.of(ExpiryMode.class), offsets(), direct()).as((k, v, condition, mode, offset, direct) ->
             Transformer.<ModelRun>mutate("getAndSet " + k + " " + describe(v) + " " + condition + " " + mode + " now+" +
                 offset + (direct ? " (direct)" : ""), run ->
@@ -336,7 +384,7 @@ class StoreModelBasedTest
                 final long at = run.now() + offset;
                 final long time = timeFor(mode, at, offset);
                 final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
-                same("getAndSet " + k,
+                run.same("getAndSet " + k,
                     () -> run.model.getAndSet(k, v, condition, modelMode(mode), at),
                     () -> direct ?
                         copied(run.store.getAndSet(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length,
@@ -362,85 +410,85 @@ class StoreModelBasedTest
         return mode == ExpiryMode.AFTER ? ExpiryMode.AT : mode;
     }
 
-    private static Action.Independent<ModelRun> delete()
+    private static Action.Independent<ModelRun> delete(final Universe u)
     {
-        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
             "delete " + k + (direct ? " (direct)" : ""), run ->
-                same("delete " + k, () -> run.model.delete(k),
+                run.same("delete " + k, () -> run.model.delete(k),
                     () -> direct ? run.store.delete(at3(k.bytes()), 3, k.length()) : run.store.delete(k.bytes()))));
     }
 
-    private static Action.Independent<ModelRun> getAndDelete()
+    private static Action.Independent<ModelRun> getAndDelete(final Universe u)
     {
-        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
             "getAndDelete " + k + (direct ? " (direct)" : ""), run ->
             {
                 final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
-                same("getAndDelete " + k, () -> run.model.getAndDelete(k),
+                run.same("getAndDelete " + k, () -> run.model.getAndDelete(k),
                     () -> direct ? copied(run.store.getAndDelete(at3(k.bytes()), 3, k.length(), dst, 0), dst, 0) :
                         run.store.getAndDelete(k.bytes()));
             }));
     }
 
-    private static Action.Independent<ModelRun> getAndExpire()
+    private static Action.Independent<ModelRun> getAndExpire(final Universe u)
     {
-        return () -> Combinators.combine(keys(), Arbitraries.of(ExpiryMode.class), offsets(), direct())
+        return () -> Combinators.combine(u.keys(), Arbitraries.of(ExpiryMode.class), offsets(), direct())
             .as((k, mode, offset, direct) -> Transformer.<ModelRun>mutate(
                 "getAndExpire " + k + " " + mode + " now+" + offset + (direct ? " (direct)" : ""), run ->
                 {
                     final long at = run.now() + offset;
                     final long time = timeFor(mode, at, offset);
                     final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
-                    same("getAndExpire " + k, () -> run.model.getAndExpire(k, modelMode(mode), at),
+                    run.same("getAndExpire " + k, () -> run.model.getAndExpire(k, modelMode(mode), at),
                         () -> direct ?
                             copied(run.store.getAndExpire(at3(k.bytes()), 3, k.length(), mode, time, dst, 1), dst, 1) :
                             run.store.getAndExpire(k.bytes(), mode, time));
                 }));
     }
 
-    private static Action.Independent<ModelRun> incrementBy()
+    private static Action.Independent<ModelRun> incrementBy(final Universe u)
     {
-        return () -> Combinators.combine(keys(), deltas(), direct()).as((k, delta, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), deltas(), direct()).as((k, delta, direct) -> Transformer.<ModelRun>mutate(
             "incrementBy " + k + " " + delta + (direct ? " (direct)" : ""), run ->
-                same("incrementBy " + k, () -> run.model.incrementBy(k, delta),
+                run.same("incrementBy " + k, () -> run.model.incrementBy(k, delta),
                     () -> direct ? run.store.incrementBy(at3(k.bytes()), 3, k.length(), delta) :
                         run.store.incrementBy(k.bytes(), delta))));
     }
 
-    private static Action.Independent<ModelRun> append()
+    private static Action.Independent<ModelRun> append(final Universe u)
     {
-        return () -> Combinators.combine(keys(), values(), direct()).as((k, v, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), u.values(), direct()).as((k, v, direct) -> Transformer.<ModelRun>mutate(
             "append " + k + " " + describe(v) + (direct ? " (direct)" : ""), run ->
-                same("append " + k, () -> run.model.append(k, v),
+                run.same("append " + k, () -> run.model.append(k, v),
                     () -> direct ? run.store.append(at3(k.bytes()), 3, k.length(), at3(v), 3, v.length) :
                         run.store.append(k.bytes(), v))));
     }
 
-    private static Action.Independent<ModelRun> expire()
+    private static Action.Independent<ModelRun> expire(final Universe u)
     {
-        return () -> Combinators.combine(keys(), offsets(), Arbitraries.of(ExpireCondition.class), Arbitraries.of(0, 1, 2))
+        return () -> Combinators.combine(u.keys(), offsets(), Arbitraries.of(ExpireCondition.class), Arbitraries.of(0, 1, 2))
             .as((k, offset, condition, form) -> Transformer.<ModelRun>mutate(
                 "expire " + k + " now+" + offset + " " + condition +
                     (form == 0 ? "" : form == 1 ? " (after)" : " (after, direct)"), run ->
                 {
                     final long at = run.now() + offset;
-                    same("expire " + k, () -> run.model.expire(k, at, condition),
+                    run.same("expire " + k, () -> run.model.expire(k, at, condition),
                         () -> form == 0 ? run.store.expire(k.bytes(), at, condition) :
                             form == 1 ? run.store.expireAfter(k.bytes(), offset, condition) :
                                 run.store.expireAfter(at3(k.bytes()), 3, k.length(), offset, condition));
                 }));
     }
 
-    private static Action.Independent<ModelRun> persist()
+    private static Action.Independent<ModelRun> persist(final Universe u)
     {
-        return () -> keys().map(k -> Transformer.<ModelRun>mutate("persist " + k, run ->
-            same("persist " + k, () -> run.model.persist(k), () -> run.store.persist(at3(k.bytes()), 3, k.length()))));
+        return () -> u.keys().map(k -> Transformer.<ModelRun>mutate("persist " + k, run ->
+            run.same("persist " + k, () -> run.model.persist(k), () -> run.store.persist(at3(k.bytes()), 3, k.length()))));
     }
 
-    private static Action.Independent<ModelRun> setAll()
+    private static Action.Independent<ModelRun> setAll(final Universe u)
     {
         return () -> Combinators.combine(
-                keys().list().ofMinSize(1).ofMaxSize(4), values().list().ofSize(4),
+                u.keys().list().ofMinSize(1).ofMaxSize(4), u.values().list().ofSize(4),
                 Arbitraries.of(SetCondition.class))
             .as((ks, vs, condition) ->
             {
@@ -454,7 +502,7 @@ class StoreModelBasedTest
                 {
                     final List<byte[]> keyBytes = new ArrayList<>();
                     ks.forEach(k -> keyBytes.add(k.bytes()));
-                    same("setAll", () -> run.model.setAll(ks, values, condition),
+                    run.same("setAll", () -> run.model.setAll(ks, values, condition),
                         () -> run.store.setAll(keyBytes, values, condition));
                 });
             });
@@ -511,16 +559,16 @@ class StoreModelBasedTest
         }
     }
 
-    private static Action.Independent<ModelRun> writeBatch()
+    private static Action.Independent<ModelRun> writeBatch(final Universe u)
     {
-        final Arbitrary<Step> steps = Combinators.combine(Arbitraries.integers().between(0, 7), keys(), values(),
+        final Arbitrary<Step> steps = Combinators.combine(Arbitraries.integers().between(0, 7), u.keys(), u.values(),
             offsets()).as(Step::new);
         return () -> steps.list().ofMinSize(1).ofMaxSize(8).map(list ->
             Transformer.<ModelRun>mutate("write " + list, run ->
             {
                 final WriteBatch batch = new WriteBatch();
                 list.forEach(step -> step.addTo(batch, run.now()));
-                same("write " + list, () ->
+                run.same("write " + list, () ->
                 {
                     list.forEach(step -> step.applyTo(run.model, run.now()));
                     return null;
@@ -532,14 +580,14 @@ class StoreModelBasedTest
             }));
     }
 
-    private static Action.Independent<ModelRun> getAll()
+    private static Action.Independent<ModelRun> getAll(final Universe u)
     {
-        return () -> Combinators.combine(keys().list().ofMinSize(1).ofMaxSize(5), direct()).as((ks, direct) ->
+        return () -> Combinators.combine(u.keys().list().ofMinSize(1).ofMaxSize(5), direct()).as((ks, direct) ->
             Transformer.<ModelRun>mutate("getAll " + ks + (direct ? " (direct)" : ""), run ->
             {
                 final List<byte[]> keyBytes = new ArrayList<>();
                 ks.forEach(k -> keyBytes.add(k.bytes()));
-                same("getAll " + ks, () -> run.model.getAll(ks),
+                run.same("getAll " + ks, () -> run.model.getAll(ks),
                     () -> direct ? getAllDirect(run.store, keyBytes) : run.store.getAll(keyBytes));
             }));
     }
@@ -577,49 +625,49 @@ class StoreModelBasedTest
         return values;
     }
 
-    private static Action.Independent<ModelRun> valueLength()
+    private static Action.Independent<ModelRun> valueLength(final Universe u)
     {
-        return () -> Combinators.combine(keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
+        return () -> Combinators.combine(u.keys(), direct()).as((k, direct) -> Transformer.<ModelRun>mutate(
             "valueLength " + k + (direct ? " (direct)" : ""), run ->
-                same("valueLength " + k, () -> run.model.valueLength(k),
+                run.same("valueLength " + k, () -> run.model.valueLength(k),
                     () -> direct ? run.store.valueLength(at3(k.bytes()), 3, k.length()) :
                         run.store.valueLength(k.bytes()))));
     }
 
-    private static Action.Independent<ModelRun> getRange()
+    private static Action.Independent<ModelRun> getRange(final Universe u)
     {
-        return () -> Combinators.combine(keys(), rangeIndexes(), rangeIndexes(), direct())
+        return () -> Combinators.combine(u.keys(), rangeIndexes(), rangeIndexes(), direct())
             .as((k, start, end, direct) -> Transformer.<ModelRun>mutate(
                 "getRange " + k + " " + start + " " + end + (direct ? " (direct)" : ""), run ->
                 {
                     final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(8);
-                    same("getRange " + k, () -> run.model.getRange(k, start, end),
+                    run.same("getRange " + k, () -> run.model.getRange(k, start, end),
                         () -> direct ? copied(run.store.getRange(at3(k.bytes()), 3, k.length(), start, end, dst, 4),
                             dst, 4) : run.store.getRange(k.bytes(), start, end));
                 }));
     }
 
-    private static Action.Independent<ModelRun> setRange()
+    private static Action.Independent<ModelRun> setRange(final Universe u)
     {
-        return () -> Combinators.combine(keys(), rangeOffsets(), values(), direct())
+        return () -> Combinators.combine(u.keys(), rangeOffsets(), u.values(), direct())
             .as((k, offset, v, direct) -> Transformer.<ModelRun>mutate(
                 "setRange " + k + " " + offset + " " + describe(v) + (direct ? " (direct)" : ""), run ->
-                    same("setRange " + k, () -> run.model.setRange(k, offset, v),
+                    run.same("setRange " + k, () -> run.model.setRange(k, offset, v),
                         () -> direct ? run.store.setRange(at3(k.bytes()), 3, k.length(), offset, at3(v), 3, v.length) :
                             run.store.setRange(k.bytes(), offset, v))));
     }
 
-    private static Action.Independent<ModelRun> rename()
+    private static Action.Independent<ModelRun> rename(final Universe u)
     {
-        return () -> Combinators.combine(keys(), keys(), Arbitraries.of(true, false), direct())
+        return () -> Combinators.combine(u.keys(), u.keys(), Arbitraries.of(true, false), direct())
             .as((k, newKey, replace, direct) -> Transformer.<ModelRun>mutate(
                 "rename " + k + " " + newKey + (replace ? "" : " (nx)") + (direct ? " (direct)" : ""), run ->
-                    same("rename " + k + " " + newKey, () -> run.model.rename(k, newKey, replace),
+                    run.same("rename " + k + " " + newKey, () -> run.model.rename(k, newKey, replace),
                         () -> direct ? run.store.rename(at3(k.bytes()), 3, k.length(), at3(newKey.bytes()), 3,
                             newKey.length(), replace) : run.store.rename(k.bytes(), newKey.bytes(), replace))));
     }
 
-    private static Action.Independent<ModelRun> randomKey()
+    private static Action.Independent<ModelRun> randomKey(final Universe u)
     {
         return () -> Arbitraries.just(Transformer.<ModelRun>mutate("randomKey", run ->
         {
@@ -637,26 +685,26 @@ class StoreModelBasedTest
         }));
     }
 
-    private static Action.Independent<ModelRun> incrementByFloat()
+    private static Action.Independent<ModelRun> incrementByFloat(final Universe u)
     {
-        return () -> Combinators.combine(keys(), floatDeltas(), direct()).as((k, delta, direct) ->
+        return () -> Combinators.combine(u.keys(), floatDeltas(), direct()).as((k, delta, direct) ->
             Transformer.<ModelRun>mutate("incrementByFloat " + k + " " + delta + (direct ? " (direct)" : ""), run ->
             {
                 final ExpandableArrayBuffer dst = new ExpandableArrayBuffer(4);
-                same("incrementByFloat " + k, () -> run.model.incrementByFloat(k, delta),
+                run.same("incrementByFloat " + k, () -> run.model.incrementByFloat(k, delta),
                     () -> direct ?
                         copied(run.store.incrementByFloat(at3(k.bytes()), 3, k.length(), delta, dst, 6), dst, 6) :
                         run.store.incrementByFloat(k.bytes(), delta));
             }));
     }
 
-    private static Action.Independent<ModelRun> advanceTime()
+    private static Action.Independent<ModelRun> advanceTime(final Universe u)
     {
         return () -> Arbitraries.longs().between(1, 30).map(ms -> Transformer.<ModelRun>mutate("advance " + ms + "ms", run ->
             run.clock.advance(ms)));
     }
 
-    private static Action.Independent<ModelRun> sweep()
+    private static Action.Independent<ModelRun> sweep(final Universe u)
     {
         return () -> Arbitraries.just(Transformer.<ModelRun>mutate("sweepExpired", run ->
         {
@@ -669,7 +717,7 @@ class StoreModelBasedTest
         }));
     }
 
-    private static Action.Independent<ModelRun> scan()
+    private static Action.Independent<ModelRun> scan(final Universe u)
     {
         return () -> Arbitraries.integers().between(1, 20).map(count -> Transformer.<ModelRun>mutate("scan count=" + count,
             run ->
@@ -689,13 +737,13 @@ class StoreModelBasedTest
             }));
     }
 
-    private static Action.Independent<ModelRun> reopen()
+    private static Action.Independent<ModelRun> reopen(final Universe u)
     {
         return () -> Arbitraries.of(true, false).map(clean -> Transformer.<ModelRun>mutate(
             clean ? "close and reopen" : "crash and reopen", run -> run.reopen(clean)));
     }
 
-    private static Action.Independent<ModelRun> clear()
+    private static Action.Independent<ModelRun> clear(final Universe u)
     {
         return () -> Arbitraries.just(Transformer.<ModelRun>mutate("clear", run ->
         {
