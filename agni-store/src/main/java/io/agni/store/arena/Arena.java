@@ -322,6 +322,34 @@ public final class Arena
     }
 
     /**
+     * Whether a segment is where one of the queues appends.
+     *
+     * @param s a segment.
+     * @return {@code true} for the head or the main head.
+     */
+    public boolean isHead(final Segment s)
+    {
+        return s == head || s == mainHead;
+    }
+
+    /**
+     * Gives the main queue's head back to the budget when it holds no live entry, and the spare: a shard that evicts
+     * has two heads, which at 256 KiB each can be more than a lowered budget's share. The small queue's head stays,
+     * and so does the main head when there is no small head, so that the shard keeps a place to write when the
+     * budget refuses every new segment.
+     */
+    public void releaseEmptyHeads()
+    {
+        final Segment m = mainHead;
+        if (m != null && m.live == 0 && m.pins == 0 && head != null)
+        {
+            mainHead = null;
+            recycle(m);
+        }
+        releaseSpare();
+    }
+
+    /**
      * Gives a segment whose entries eviction passed over a second chance: it becomes the youngest.
      *
      * @param s a segment.

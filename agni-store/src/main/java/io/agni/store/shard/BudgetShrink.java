@@ -12,7 +12,8 @@ import io.agni.store.memory.OffHeapMemory;
  * While the store is over its budget, every write that allocated in this shard (and every tick of the expiry sweep,
  * and every write the budget refused) ends with one step here instead of the usual compaction step:
  * <ol>
- *     <li>The spare segment, if any, is released: a store over its budget keeps none.</li>
+ *     <li>The spare segment, if any, is released: a store over its budget keeps none; at the end of the step, so
+ *     are the heads if they hold nothing.</li>
  *     <li>The regular segment with the fewest live bytes is drained ({@link Compactor#drain}): up to a step of its
  *     live entries move to the head's free tail, room for them made by compaction in place or, if the policy evicts,
  *     by eviction as the policy chooses ({@link Evictor#makeRoom}). A segment drained empty is released.</li>
@@ -82,7 +83,7 @@ final class BudgetShrink
         {
             evictor.evictForBudget(bytes);
         }
-        arena.releaseSpare();
+        arena.releaseEmptyHeads();
     }
 
     /**

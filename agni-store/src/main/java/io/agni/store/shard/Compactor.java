@@ -364,7 +364,9 @@ final class Compactor
         {
             return arena.allocate(length, main);
         }
-        return Arena.NO_SPACE;
+        // The budget refuses new segments and eviction made its room in the other queue (its head emptied, say):
+        // the entry goes there rather than be refused.
+        return shard.evictionPolicy.evicts() ? arena.allocate(length, !main) : Arena.NO_SPACE;
     }
 
     /**

@@ -199,7 +199,10 @@ final class Evictor
         final int id = victim.id;
         final int end = victim.used();
         boolean removed = false;
-        boolean copying = small;
+        // Survivors are copied to main's head, so that the victim empties and its memory serves either queue; the
+        // head itself, a large entry's segment, and whatever the budget finds no room to copy stay where they are.
+        boolean copying = !victim.dedicated && !arena.isHead(victim);
+        boolean moved = false;
         int p = 0;
         while (p < end && victim.live() > 0)
         {
@@ -231,14 +234,11 @@ final class Evictor
                         ghost.add(tag);
                     }
                 }
-                else if (small)
+                else
                 {
-                    t.frequency(i, 0);
+                    t.frequency(i, small ? 0 : Math.max(0, frequency - 1));
                     copying = copying && compactor.relocate(victim, p, length, tag, i, m.hasExpiry(), true);
-                }
-                else if (frequency > 0)
-                {
-                    t.frequency(i, frequency - 1);
+                    moved |= copying;
                 }
             }
             p += length;
@@ -262,7 +262,7 @@ final class Evictor
         {
             arena.promote(victim);
         }
-        if ((removed || small) && !victim.dedicated)
+        if ((removed || moved || small) && !victim.dedicated)
         {
             compactor.compactInPlace(victim);
         }
