@@ -1,6 +1,8 @@
 package io.agni.net;
 
 import io.agni.api.AgniStore;
+import io.agni.api.Evicting;
+import io.agni.protocol.command.MemoryPolicy;
 import io.agni.protocol.command.ServerContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,6 +150,11 @@ public final class AgniServer implements AutoCloseable
         for (int i = 0; i < loops.length; i++)
         {
             threadIds[i] = loops[i].thread().getId();
+        }
+        if (config.memoryPolicyName != null && config.store instanceof Evicting evicting)
+        {
+            evicting.evictionPolicy(MemoryPolicy.policyOf(config.memoryPolicyName));
+            context.memoryPolicyName(config.memoryPolicyName);
         }
         context.started(localAddress.getPort(), config.clock.time(), threadIds);
         for (final EventLoop loop : loops)

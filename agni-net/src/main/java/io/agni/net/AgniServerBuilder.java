@@ -1,13 +1,17 @@
 package io.agni.net;
 
 import io.agni.api.AgniStore;
+import io.agni.api.Evicting;
+import io.agni.api.EvictionPolicy;
 import io.agni.protocol.ProtocolLimits;
+import io.agni.protocol.command.MemoryPolicy;
 import org.agrona.concurrent.EpochClock;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -113,6 +117,7 @@ public final class AgniServerBuilder
     private ProtocolLimits protocolLimits = ProtocolLimits.DEFAULT;
     private EpochClock clock;
     private long shutdownTimeoutMs = DEFAULT_SHUTDOWN_TIMEOUT.toMillis();
+    private String memoryPolicyName;
 
     AgniServerBuilder(final AgniStore store)
     {
@@ -417,6 +422,35 @@ public final class AgniServerBuilder
     }
 
     /**
+     * The store's eviction policy under Redis's name, as {@code maxmemory-policy} takes it: {@code noeviction},
+     * {@code allkeys-lru}, {@code allkeys-lfu}, {@code volatile-lru}, {@code volatile-lfu}, {@code allkeys-random},
+     * {@code volatile-random} or {@code volatile-ttl} (the lru and lfu names map to agni's one algorithm;
+     * docs/eviction.md). The store is given the policy when the server starts, and {@code CONFIG GET
+     * maxmemory-policy} answers with this name until it changes. By default the store keeps the policy it has.
+     *
+     * @param name one of Redis's names, in any case.
+     * @return this builder.
+     * @throws IllegalArgumentException if the name is not one of those, or names a policy that evicts and the store
+     *                                  cannot evict (it is not {@link Evicting}).
+     */
+    public AgniServerBuilder maxmemoryPolicy(final String name)
+    {
+        final EvictionPolicy policy = MemoryPolicy.policyOf(Objects.requireNonNull(name, "name"));
+        if (policy == null)
+        {
+            throw new IllegalArgumentException("maxmemory-policy must be one of " +
+                String.join(", ", MemoryPolicy.NAMES) + ": maxmemory-policy=" + name);
+        }
+        if (policy.evicts() && !(store instanceof Evicting))
+        {
+            throw new IllegalArgumentException("the store cannot evict (it is not an Evicting store, such as " +
+                "OffHeapStore), so its only maxmemory-policy is noeviction: maxmemory-policy=" + name);
+        }
+        this.memoryPolicyName = name.toLowerCase(Locale.ROOT);
+        return this;
+    }
+
+    /**
      * Returns a server with this configuration, not started yet.
      *
      * @return a server with this configuration, not started yet.
@@ -449,7 +483,8 @@ public final class AgniServerBuilder
             protectedMode,
             protocolLimits,
             clock != null ? clock : store::currentTimeMillis,
-            shutdownTimeoutMs);
+            shutdownTimeoutMs,
+            memoryPolicyName);
     }
 
     /**

@@ -26,6 +26,10 @@ final class AgniServerConfig
     final ProtocolLimits protocolLimits;
     final EpochClock clock;
     final long shutdownTimeoutMs;
+    /**
+     * The Redis name of the eviction policy the store is given when the server starts, or {@code null} to leave it.
+     */
+    final String memoryPolicyName;
 
     AgniServerConfig(
         final AgniStore store,
@@ -41,7 +45,8 @@ final class AgniServerConfig
         final boolean protectedMode,
         final ProtocolLimits protocolLimits,
         final EpochClock clock,
-        final long shutdownTimeoutMs)
+        final long shutdownTimeoutMs,
+        final String memoryPolicyName)
     {
         this.store = store;
         this.bindAddress = bindAddress;
@@ -57,6 +62,7 @@ final class AgniServerConfig
         this.protocolLimits = protocolLimits;
         this.clock = clock;
         this.shutdownTimeoutMs = shutdownTimeoutMs;
+        this.memoryPolicyName = memoryPolicyName;
     }
 
     boolean passwordRequired()

@@ -60,6 +60,10 @@ final class AgniServerContext implements ServerContext
      */
     ServerFaults faults = ServerFaults.NONE;
     private final ServerStatistics statistics = new ServerStatistics();
+    /**
+     * The Redis name the store's policy was last set under; any thread.
+     */
+    private volatile String memoryPolicyName;
     // the event loops' thread ids, set once when the server starts: read by INFO on any loop
     private volatile long[] commandThreadIds = new long[0];
     private volatile long startTimeMillis;
@@ -287,5 +291,17 @@ final class AgniServerContext implements ServerContext
         {
             throw new IllegalStateException("SHA-256 is not available", ex);
         }
+    }
+
+    @Override
+    public String memoryPolicyName()
+    {
+        return memoryPolicyName;
+    }
+
+    @Override
+    public void memoryPolicyName(final String name)
+    {
+        memoryPolicyName = name;
     }
 }

@@ -42,4 +42,39 @@ class EvictingServerTest
             assertEquals(List.of("maxmemory-policy", "volatile-lru"), connection.call("CONFIG", "GET", "maxmemory-policy"));
         }
     }
+
+    @Test
+    void configSetMaxmemoryBelowWhatTheStoreHoldsBringsItDownUnderWrites() throws Exception
+    {
+        try (OffHeapStore store = OffHeapStore.builder().shards(2).maxMemory(8 << 20).build();
+            AgniServer server = AgniServer.builder(store).port(0).eventLoopThreads(1).maxmemoryPolicy("allkeys-lfu")
+                .build().start();
+            RawRespConnection connection = RawRespConnection.connect(server))
+        {
+            assertEquals(EvictionPolicy.ALL_KEYS, store.evictionPolicy());
+            assertEquals(List.of("maxmemory-policy", "allkeys-lfu"), connection.call("CONFIG", "GET", "maxmemory-policy"));
+            final String value = "v".repeat(500);
+            int i = 0;
+            while (store.stats().evicted() == 0)
+            {
+                assertEquals("+OK", connection.call("SET", "key:" + i++, value));
+            }
+            assertEquals("+OK", connection.call("CONFIG", "SET", "maxmemory", "2mb", "maxmemory-policy", "allkeys-random"));
+            assertEquals(EvictionPolicy.ALL_KEYS_RANDOM, store.evictionPolicy());
+            assertEquals(List.of("maxmemory", "2097152"), connection.call("CONFIG", "GET", "maxmemory"));
+            final String memory = (String)connection.call("INFO", "memory");
+            assertTrue(memory.contains("\r\nmaxmemory:2097152\r\n"), memory);
+            assertTrue(memory.contains("\r\nmaxmemory_policy:allkeys-random\r\n"), memory);
+            for (int writes = 0; store.stats().offHeapBytes() > 2 << 20; writes++)
+            {
+                assertEquals("+OK", connection.call("SET", "key:" + i++, value));
+                assertTrue(writes < 20_000, "still over the budget: " + store.stats());
+            }
+            for (int writes = 0; writes < 1_000; writes++)
+            {
+                assertEquals("+OK", connection.call("SET", "key:" + i++, value));
+                assertTrue(store.stats().offHeapBytes() <= 2 << 20);
+            }
+        }
+    }
 }

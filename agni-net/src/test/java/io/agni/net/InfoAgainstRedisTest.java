@@ -87,6 +87,42 @@ class InfoAgainstRedisTest
         }
     }
 
+    @Test
+    void configSetOfTheBudgetAndItsPolicyShowsInInfoAsInRedis() throws IOException
+    {
+        try (RawRespConnection agni = RawRespConnection.connect(server);
+            RawRespConnection real = new RawRespConnection(server.localAddress().getAddress(), redis.port()))
+        {
+            for (final String[] change : List.of(
+                new String[]{ "32mb", "allkeys-lfu" }, new String[]{ "48000K", "VOLATILE-TTL" },
+                new String[]{ "33554433", "allkeys-random" }, new String[]{ "512mb", "volatile-lfu" }))
+            {
+                final Map<String, String> fromRedis = memoryAfter(real, change[0], change[1]);
+                assertEquals(fromRedis, memoryAfter(agni, change[0], change[1]), String.join(" ", change));
+            }
+            assertEquals("+OK", real.call("CONFIG", "SET", "maxmemory", "0", "maxmemory-policy", "noeviction"));
+            assertEquals("+OK", agni.call("CONFIG", "SET", "maxmemory", "64mb", "maxmemory-policy", "noeviction"));
+        }
+    }
+
+    /**
+     * Sets the budget and its policy, and reads them back from INFO and CONFIG GET.
+     */
+    private static Map<String, String> memoryAfter(
+        final RawRespConnection connection, final String maxmemory, final String policy) throws IOException
+    {
+        assertEquals("+OK", connection.call("CONFIG", "SET", "maxmemory", maxmemory, "maxmemory-policy", policy));
+        final Map<String, String> memory = parse(info(connection, "memory")).get("Memory");
+        final Map<String, String> fields = new TreeMap<>();
+        for (final String field : List.of("maxmemory", "maxmemory_human", "maxmemory_policy"))
+        {
+            fields.put(field, memory.get(field));
+        }
+        fields.put("CONFIG GET maxmemory", String.valueOf(connection.call("CONFIG", "GET", "maxmemory")));
+        fields.put("CONFIG GET maxmemory-policy", String.valueOf(connection.call("CONFIG", "GET", "maxmemory-policy")));
+        return fields;
+    }
+
     /**
      * Runs the same commands on a fresh keyspace after CONFIG RESETSTAT, and reads the counters both servers keep
      * with the same meaning (not the times, which differ).

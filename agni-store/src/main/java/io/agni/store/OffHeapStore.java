@@ -494,11 +494,12 @@ public final class OffHeapStore extends StoreWrites
     /**
      * Changes the memory budget while the store runs (docs/architecture.md, "A budget lowered at run time"). Raising
      * it takes effect at once. Lowering it below what the store holds refuses new memory until the store is back
-     * within it; each write that allocates meanwhile (and each tick of the expiry sweep) takes a bounded step towards
-     * it: it releases the spare segment, moves a step of entries out of the segment with the fewest live bytes and,
-     * if the policy evicts, evicts by the policy to make room for them, so segments empty and are released. Without
-     * eviction, only garbage is reclaimed. The index tables do not shrink, and each shard keeps its head segment: a
-     * budget below those is never reached. The key and value limits stay as the store was opened with. Any thread.
+     * within it; each write of a value meanwhile (and each tick of the expiry sweep, and each batch) takes a bounded
+     * step towards it in its shard: it releases the spare segment, moves a step of entries out of the segment with
+     * the fewest live bytes and, if the policy evicts, evicts by the policy beyond its own need to make room for
+     * them, so segments empty and are released. Without eviction, only garbage is reclaimed. The index tables do not
+     * shrink, and each shard keeps its head segment: a budget below those is never reached. The key and value limits
+     * stay as the store was opened with. Any thread.
      *
      * @param bytes the new budget in bytes: at least {@link OffHeapStoreBuilder#MIN_BUDGET_PER_SHARD} per shard, at
      *              most the JVM's direct-memory limit.

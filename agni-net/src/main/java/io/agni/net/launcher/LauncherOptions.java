@@ -23,6 +23,11 @@ final class LauncherOptions
     static final String THREADS = "--threads";
     static final String SHARDS = "--shards";
     static final String MAX_MEMORY = "--max-memory";
+    /**
+     * Redis's spelling of {@link #MAX_MEMORY}: the same option.
+     */
+    static final String MAXMEMORY = "--maxmemory";
+    static final String MAXMEMORY_POLICY = "--maxmemory-policy";
     static final String REQUIREPASS = "--requirepass";
     static final String PROTECTED_MODE = "--protected-mode";
     static final String MAX_CLIENTS = "--max-clients";
@@ -42,6 +47,7 @@ final class LauncherOptions
     Integer threads;
     Integer shards;
     Long maxMemory;
+    String maxmemoryPolicy;
     String requirepass;
     Boolean protectedMode;
     Integer maxClients;
@@ -86,9 +92,11 @@ final class LauncherOptions
                 throw new UsageException(
                     arg.startsWith("-") ? "unknown option: " + name : "unexpected argument: " + arg);
             }
-            if (!seen.add(name))
+            if (!seen.add(MAXMEMORY.equals(name) ? MAX_MEMORY : name))
             {
-                throw new UsageException(name + " given more than once");
+                throw new UsageException(name + " given more than once" +
+                    (MAXMEMORY.equals(name) || MAX_MEMORY.equals(name) ?
+                        " (" + MAX_MEMORY + " and " + MAXMEMORY + " are the same option)" : ""));
             }
             final String value;
             if (equals > 0 && arg.startsWith("--"))
@@ -117,6 +125,8 @@ final class LauncherOptions
             case THREADS:
             case SHARDS:
             case MAX_MEMORY:
+            case MAXMEMORY:
+            case MAXMEMORY_POLICY:
             case REQUIREPASS:
             case PROTECTED_MODE:
             case MAX_CLIENTS:
@@ -149,7 +159,11 @@ final class LauncherOptions
                 shards = parseInt(name, value);
                 break;
             case MAX_MEMORY:
+            case MAXMEMORY:
                 maxMemory = parseSize(name, value);
+                break;
+            case MAXMEMORY_POLICY:
+                maxmemoryPolicy = requireNonEmpty(name, value);
                 break;
             case REQUIREPASS:
                 if (value.isEmpty())
@@ -318,7 +332,12 @@ final class LauncherOptions
             option("--shards N", "store shards, a power of two (default: 4 x processors, rounded up to a") +
             option("", "power of two, at most 256; here " + OffHeapStoreBuilder.defaultShards() + ")") +
             option("--max-memory SIZE", "the store's off-heap budget (default: the JVM's direct-memory limit") +
-            option("", "less the clients' memory limit; here " + MemorySize.format(defaults.storeBudget) + ")") +
+            option("", "less the clients' memory limit; here " + MemorySize.format(defaults.storeBudget) + ");") +
+            option("", "--maxmemory is the same; CONFIG SET maxmemory changes it later") +
+            option("--maxmemory-policy NAME", "what a write does at the budget, as Redis names it: noeviction") +
+            option("", "(refuse it, the default), allkeys-lru, allkeys-lfu, volatile-lru,") +
+            option("", "volatile-lfu, allkeys-random, volatile-random or volatile-ttl") +
+            option("", "(evict; lru and lfu are agni's one algorithm, docs/eviction.md)") +
             option("--requirepass PASSWORD", "password clients must give with AUTH (default: none)") +
             option("--protected-mode yes|no", "with no password and a non-loopback --bind, refuse clients") +
             option("", "from other hosts (default yes)") +

@@ -3,6 +3,7 @@ package io.agni.net.launcher;
 import io.agni.api.Durability;
 import io.agni.net.AgniServer;
 import io.agni.net.AgniServerBuilder;
+import io.agni.protocol.command.MemoryPolicy;
 import io.agni.store.OffHeapStore;
 import io.agni.store.OffHeapStoreBuilder;
 import org.slf4j.Logger;
@@ -31,17 +32,22 @@ final class StandaloneServer implements AutoCloseable
     private final int shards;
     private final MemoryPlan memory;
     private final Path directory;
+    /**
+     * The policy's name from the command line, or {@code null} for the store's default.
+     */
+    private final String memoryPolicy;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private StandaloneServer(
         final OffHeapStore store, final AgniServer server, final int shards, final MemoryPlan memory,
-        final Path directory)
+        final Path directory, final String memoryPolicy)
     {
         this.store = store;
         this.server = server;
         this.shards = shards;
         this.memory = memory;
         this.directory = directory;
+        this.memoryPolicy = memoryPolicy;
     }
 
     /**
@@ -116,7 +122,9 @@ final class StandaloneServer implements AutoCloseable
             }
             beforeStart.accept(server);
             server.start();
-            final StandaloneServer standalone = new StandaloneServer(store, server, shards, memory, options.dir);
+            final StandaloneServer standalone = new StandaloneServer(
+                store, server, shards, memory, options.dir, options.maxmemoryPolicy == null ? null :
+                options.maxmemoryPolicy.toLowerCase(Locale.ROOT));
             standalone.logReady();
             return standalone;
         }
@@ -140,6 +148,7 @@ final class StandaloneServer implements AutoCloseable
         apply(LauncherOptions.MAX_OUTPUT_BUFFER, options.maxOutputBuffer, builder::maxOutputBuffer);
         apply(LauncherOptions.PROTECTED_MODE, options.protectedMode, builder::protectedMode);
         apply(LauncherOptions.REQUIREPASS, options.requirepass, builder::password);
+        apply(LauncherOptions.MAXMEMORY_POLICY, options.maxmemoryPolicy, builder::maxmemoryPolicy);
         return builder;
     }
 
@@ -164,9 +173,10 @@ final class StandaloneServer implements AutoCloseable
         final long budget = store.stats().budgetBytes();
         final String host = server.localAddress().getAddress().getHostAddress();
         LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, " +
-            "{} byte client memory limit, durability {}, pid {}", ServerMain.version(),
-            host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget, memory.maxClientMemory,
-            durabilityText(), ProcessHandle.current().pid());
+            "maxmemory-policy {}, {} byte client memory limit, durability {}, pid {}", ServerMain.version(),
+            host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget,
+            memoryPolicy != null ? memoryPolicy : MemoryPolicy.defaultName(store.evictionPolicy()),
+            memory.maxClientMemory, durabilityText(), ProcessHandle.current().pid());
         for (final String warning : memory.warnings)
         {
             LOG.warn(warning);

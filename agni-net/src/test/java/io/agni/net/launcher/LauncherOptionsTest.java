@@ -23,6 +23,7 @@ class LauncherOptionsTest
         assertNull(options.threads);
         assertNull(options.shards);
         assertNull(options.maxMemory);
+        assertNull(options.maxmemoryPolicy);
         assertNull(options.requirepass);
         assertNull(options.protectedMode);
         assertNull(options.maxClients);
@@ -124,6 +125,21 @@ class LauncherOptionsTest
     void rejectsAFlagGivenTwice()
     {
         assertEquals("--port given more than once", usageError("--port", "1", "--port=2"));
+        assertEquals("--maxmemory given more than once (--max-memory and --maxmemory are the same option)",
+            usageError("--max-memory", "1mb", "--maxmemory", "2mb"));
+    }
+
+    @Test
+    void takesRedisSpellingsOfTheBudgetAndItsPolicy() throws UsageException
+    {
+        final LauncherOptions options = LauncherOptions.parse("--maxmemory", "100mb", "--maxmemory-policy=allkeys-lfu");
+        assertEquals(100L << 20, options.maxMemory);
+        assertEquals("allkeys-lfu", options.maxmemoryPolicy);
+        assertEquals(1_000_000_000L, LauncherOptions.parse("--maxmemory=1g").maxMemory);
+        assertEquals("--maxmemory must be a size, unknown unit 'x' (use b, k, kb, m, mb, g or gb): --maxmemory=5x",
+            usageError("--maxmemory", "5x"));
+        assertEquals("--maxmemory-policy needs a value", usageError("--maxmemory-policy="));
+        assertEquals("--maxmemory-policy needs a value", usageError("--maxmemory-policy"));
     }
 
     @Test
@@ -131,6 +147,7 @@ class LauncherOptionsTest
     {
         final String usage = LauncherOptions.usage();
         for (final String flag : new String[]{"--port", "--bind", "--threads", "--shards", "--max-memory",
+            "--maxmemory", "--maxmemory-policy", "allkeys-lfu", "volatile-ttl", "noeviction",
             "--requirepass", "--protected-mode", "--max-clients", "--timeout", "--max-query-buffer",
             "--max-output-buffer", "--max-client-memory", "--dir", "--durability", "--help", "--version"})
         {

@@ -1,5 +1,6 @@
 package io.agni.net.launcher;
 
+import io.agni.api.EvictionPolicy;
 import io.agni.api.StoreClosedException;
 import io.agni.net.ServerFaultInjection;
 import org.junit.jupiter.api.Tag;
@@ -110,6 +111,40 @@ class ServerMainTest
     {
         assertEquals(ServerMain.EXIT_USAGE, run("--port", "0", "--shards", "3"));
         assertTrue(err().startsWith("agni-server: --shards/--max-memory: shards must be a power of two"), err());
+    }
+
+    @Test
+    void anUnknownMaxmemoryPolicyExitsWithTheUsageStatusAndListsRedisNames()
+    {
+        assertEquals(ServerMain.EXIT_USAGE, run(with(SMALL, "--port", "0", "--maxmemory-policy", "lru")));
+        assertTrue(err().startsWith("agni-server: --maxmemory-policy: maxmemory-policy must be one of " +
+            "volatile-lru, volatile-lfu, volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, " +
+            "noeviction: maxmemory-policy=lru"), err());
+        assertTrue(started.isEmpty());
+    }
+
+    @Test
+    void maxmemoryAndItsPolicyFromTheCommandLineReachTheStoreAndConfigGet() throws IOException
+    {
+        assertEquals(ServerMain.RUNNING, run("--threads", "1", "--shards", "2", "--port", "0", "--maxmemory", "16mb",
+            "--maxmemory-policy", "ALLKEYS-LFU"));
+        final StandaloneServer server = started.get(0);
+        final int port = server.localAddress().getPort();
+        try
+        {
+            assertEquals(EvictionPolicy.ALL_KEYS, server.store().evictionPolicy());
+            assertEquals(16L << 20, server.store().maxMemory());
+            assertEquals("allkeys-lfu", exchange(port, "CONFIG GET maxmemory-policy\r\n", 5));
+            assertEquals("16777216", exchange(port, "CONFIG GET maxmemory\r\n", 5));
+            assertEquals("+OK", exchange(port, "CONFIG SET maxmemory 8mb maxmemory-policy volatile-ttl\r\n"));
+            assertEquals(8L << 20, server.store().maxMemory());
+            assertEquals(EvictionPolicy.VOLATILE_TTL, server.store().evictionPolicy());
+            assertEquals("volatile-ttl", exchange(port, "CONFIG GET maxmemory-policy\r\n", 5));
+        }
+        finally
+        {
+            server.close();
+        }
     }
 
     @Test

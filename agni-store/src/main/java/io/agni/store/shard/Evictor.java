@@ -27,12 +27,13 @@ import io.agni.store.index.IndexTable;
  * <li>in small, an entry never read is evicted and its tag remembered by the ghost; one read at least has its
  * frequency cleared and is copied to main's head (promoted);</li>
  * <li>in main, an entry never read since eviction last passed is evicted; one read has its frequency lowered by one
- * and stays: its survivors are slid to the segment's start ({@link Compactor#compactInPlace}) and the segment
- * becomes main's youngest, their reinsertion at main's tail.</li>
+ * and is copied to main's head too, its reinsertion at main's tail.</li>
  * </ul>
- * An entry the policy may not evict (one without expiry under {@code VOLATILE}) is kept as a read one is. When the
- * budget refuses the copy of a promoted entry, the rest of the small segment stays where it is and the segment
- * joins main whole ({@link Arena#promote}). A segment that empties is recycled.
+ * So a cleaned segment empties, and its memory serves either queue. An entry the policy may not evict (one without
+ * expiry under {@code VOLATILE}) is kept as a read one is. When the budget refuses a copy (or the victim is a head,
+ * or a large entry's segment), the rest stays, slid to the segment's start ({@link Compactor#compactInPlace}), and
+ * the segment becomes main's youngest; a small one joins main whole ({@link Arena#promote}). A segment that empties
+ * is recycled.
  *
  * <h2>Bounds</h2>
  * A write cleans at most {@link #MAX_SEGMENTS} segments that free room or belong to main, and
