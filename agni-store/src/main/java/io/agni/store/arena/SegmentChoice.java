@@ -20,20 +20,9 @@ public final class SegmentChoice
     }
 
     /**
-     * The regular segment with the most bytes that are not live (garbage plus free tail), other than one excluded
-     * segment: where compaction in place wins the most room.
-     *
-     * @param excludedId a segment id to skip (0 for none).
-     * @return the segment, or {@code null} if there is none.
-     */
-    public Segment mostReclaimable(final int excludedId)
-    {
-        return mostReclaimable(excludedId, false);
-    }
-
-    /**
-     * {@link #mostReclaimable(int)} among the segments of one queue, since the room a slide frees goes to the
-     * entries of the segment's own queue.
+     * The regular segment of one queue with the most bytes that are not live (garbage plus free tail), other than
+     * the spare, a pinned segment and one excluded segment: where compaction in place wins the most room for that
+     * queue, since the room a slide frees goes to the entries of the segment's own queue.
      *
      * @param excludedId a segment id to skip (0 for none).
      * @param main       whether the room is for the main queue.

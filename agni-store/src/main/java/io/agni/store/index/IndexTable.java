@@ -103,18 +103,6 @@ public final class IndexTable
     }
 
     /**
-     * Whether a slot's entry was read since eviction last cleared or lowered its frequency; the caller holds the
-     * write lock.
-     *
-     * @param index the slot index.
-     * @return {@code false} also for a table without marks.
-     */
-    public boolean marked(final int index)
-    {
-        return frequency(index) != 0;
-    }
-
-    /**
      * A slot's read frequency; the caller holds the write lock.
      *
      * @param index the slot index.

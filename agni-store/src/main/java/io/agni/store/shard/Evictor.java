@@ -122,7 +122,8 @@ final class Evictor
     /**
      * Cleans segments as {@link SegmentChoice#evictionVictim} names them until an entry of {@code length} bytes fits
      * the head of its queue (when {@code length > 0}) or {@code newKeys} more keys fit the index (otherwise): at most
-     * {@link #MAX_SEGMENTS} honouring frequencies, then one more without regard to them.
+     * {@link #MAX_SEGMENTS} that count and {@link #MAX_CLEANINGS} in all honouring frequencies, the last one without
+     * regard to them.
      */
     private boolean evictUntilRoom(final int length, final int newKeys, final int excludedSegmentId, final boolean main)
     {
