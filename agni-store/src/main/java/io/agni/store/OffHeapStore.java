@@ -59,12 +59,13 @@ public final class OffHeapStore extends StoreWrites
     OffHeapStore(final StoreConfig config)
     {
         super(config);
-        this.durability = config.durability() == Durability.NONE ? null : openDirectory(config);
-        // Only now: replay writes unlogged, and an eviction during it would be lost to the next recovery.
+        // Before recovery: the replayed entries are laid out anew and may not fit the budget as they did, so recovery
+        // evicts too (unlogged; the directory is then checkpointed at once, so they stay evicted).
         for (final Shard s : shards)
         {
             s.evictionPolicyLocked(config.evictionPolicy());
         }
+        this.durability = config.durability() == Durability.NONE ? null : openDirectory(config);
         if (config.expirySweepIntervalMs() > 0)
         {
             sweeper = new ExpirySweeper(shards, gate, memory, config.expirySweepIntervalMs(), name);

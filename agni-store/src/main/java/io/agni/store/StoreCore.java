@@ -96,6 +96,10 @@ abstract class StoreCore implements AgniStore, Transactional
             {
                 shards[i] = new Shard(memory, clock, seed);
             }
+            for (final Shard s : shards)
+            {
+                s.peers(shards);
+            }
         }
         catch (final RuntimeException ex)
         {

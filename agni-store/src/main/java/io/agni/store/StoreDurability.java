@@ -290,6 +290,17 @@ final class StoreDurability implements PersistentState
     }
 
     @Override
+    public long recoveryEvictions()
+    {
+        long evicted = 0;
+        for (final Shard s : shards)
+        {
+            evicted += s.evictedCount();
+        }
+        return evicted;
+    }
+
+    @Override
     public void recoverClear()
     {
         store.clear();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -264,28 +265,122 @@ class EvictionTest
     }
 
     @Test
-    void recoveryNeverEvictsWhatItCouldNotLog(@TempDir final Path directory)
+    void recoveryIntoASmallerBudgetEvictsAndWhatItEvictedStaysGone(@TempDir final Path directory)
     {
+        final int keys = 4_000;
         try (OffHeapStore store = TestStores.builder(1, TestStores.clock()).maxMemory(4 * BUDGET)
             .directory(directory).build())
         {
-            for (int id = 0; id < 4_000; id++)
+            for (int id = 0; id < keys; id++)
             {
                 store.set(key(id), SelfCheckingValue.encode(id, 1, 400));
             }
             store.closeWithoutCheckpoint();
         }
-        // Replay writes without a log: an eviction then would be forgotten, and the next recovery would bring the
-        // entry back. So a store that evicts still refuses to open in a budget its log does not fit.
+        // Without eviction, a budget the log does not fit refuses to open.
         final Exception refused = assertThrows(Exception.class, () -> TestStores.builder(1, TestStores.clock())
-            .maxMemory(BUDGET).evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build().close());
+            .maxMemory(BUDGET).directory(directory).build().close());
         assertTrue(refused.getMessage().contains("budget") || refused.getCause() instanceof CapacityExceededException,
             refused.toString());
+        // A store that evicts opens in it, evicting as it replays; recovery logs nothing, so it checkpoints at once.
+        final List<Integer> kept = new ArrayList<>();
+        try (OffHeapStore store = TestStores.builder(1, TestStores.clock()).maxMemory(BUDGET)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build())
+        {
+            final StoreStats stats = store.stats();
+            assertTrue(stats.offHeapBytes() <= BUDGET, stats.toString());
+            assertTrue(stats.evicted() > 0 && stats.entries() < keys, stats.toString());
+            assertEquals(keys, stats.evicted() + stats.entries(), stats.toString());
+            for (int id = 0; id < keys; id++)
+            {
+                final byte[] value = store.get(key(id));
+                if (value != null)
+                {
+                    assertEquals(1, SelfCheckingValue.check(id, new UnsafeBuffer(value), 0, value.length));
+                    kept.add(id);
+                }
+            }
+            store.verifyIntegrity();
+            store.closeWithoutCheckpoint();
+        }
+        // Reopened as a crash leaves it, in the larger budget: exactly the entries the smaller one kept.
         try (OffHeapStore reopened = TestStores.builder(1, TestStores.clock()).maxMemory(4 * BUDGET)
             .evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build())
         {
-            assertEquals(4_000, reopened.size());
+            assertEquals(kept.size(), reopened.size());
             assertEquals(0, reopened.stats().evicted());
+            for (final int id : kept)
+            {
+                assertNotNull(reopened.get(key(id)), "kept key " + id + " lost");
+            }
+        }
+    }
+
+    @Test
+    void anEntryLargerThanEverySegmentOfAFullStoreEvictsItsWayIn()
+    {
+        for (final EvictionPolicy policy : new EvictionPolicy[] {EvictionPolicy.ALL_KEYS,
+            EvictionPolicy.ALL_KEYS_RANDOM})
+        {
+            try (OffHeapStore store = TestStores.builder(1, TestStores.clock()).maxMemory(BUDGET).maxKeyLength(64)
+                .maxValueLength(512 * 1024).evictionPolicy(policy).build())
+            {
+                // Filled past the budget with small entries: the segments taken once the budget is full are the
+                // smallest that hold them, and none holds the entries below.
+                int id = 0;
+                while (store.stats().evicted() < 1_000)
+                {
+                    store.set(key(id), SelfCheckingValue.encode(id, 1, 100));
+                    id++;
+                }
+                for (final int length : new int[] {20 * 1024, 40 * 1024, 63 * 1024, 100 * 1024, 300 * 1024})
+                {
+                    final int big = id++;
+                    assertDoesNotThrow(() -> store.set(key(big), SelfCheckingValue.encode(big, 1, length)),
+                        policy + ": " + length + " B");
+                    final byte[] read = store.get(key(big));
+                    assertNotNull(read, policy + ": " + length + " B");
+                    assertEquals(1, SelfCheckingValue.check(big, new UnsafeBuffer(read), 0, read.length));
+                    assertTrue(store.stats().offHeapBytes() <= BUDGET, store.stats().toString());
+                    // and small ones still go in around it
+                    for (int n = 0; n < 2_000; n++, id++)
+                    {
+                        store.set(key(id), SelfCheckingValue.encode(id, 1, 100));
+                    }
+                }
+                assertEquals(0, store.stats().rejectedWrites(), policy + ": " + store.stats());
+                store.verifyIntegrity();
+            }
+        }
+    }
+
+    @Test
+    void anEntryLargerThanOneShardsShareEvictsFromTheOtherShards()
+    {
+        for (final EvictionPolicy policy : new EvictionPolicy[] {EvictionPolicy.ALL_KEYS,
+            EvictionPolicy.ALL_KEYS_RANDOM})
+        {
+            try (OffHeapStore store = TestStores.builder(4, TestStores.clock()).maxMemory(BUDGET).maxKeyLength(64)
+                .maxValueLength(700 * 1024).evictionPolicy(policy).build())
+            {
+                // four shards holding about a quarter of the budget each
+                int id = 0;
+                while (store.stats().evicted() < 2_000)
+                {
+                    store.set(key(id), SelfCheckingValue.encode(id, 1, 100));
+                    id++;
+                }
+                final int big = id++;
+                final int length = 400 * 1024;
+                assertDoesNotThrow(() -> store.set(key(big), SelfCheckingValue.encode(big, 1, length)),
+                    policy.toString());
+                final byte[] read = store.get(key(big));
+                assertNotNull(read, policy.toString());
+                assertEquals(1, SelfCheckingValue.check(big, new UnsafeBuffer(read), 0, read.length));
+                assertTrue(store.stats().offHeapBytes() <= BUDGET, store.stats().toString());
+                assertEquals(0, store.stats().rejectedWrites(), policy + ": " + store.stats());
+                store.verifyIntegrity();
+            }
         }
     }
 

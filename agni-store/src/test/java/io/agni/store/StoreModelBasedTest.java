@@ -109,6 +109,17 @@ class StoreModelBasedTest
         Statistics.label("evicted").coverage(coverage -> coverage.check(true).percentage(p -> p >= 40));
     }
 
+    /**
+     * A durable store that evicts, reopened now and then, cleanly or as a crash leaves it: the log replays into the
+     * same budget, where the recovered entries may not fit as they did (segments are laid out anew), so recovery
+     * evicts too. What it evicts counts as evicted, and stays gone: a second recovery must not bring it back.
+     */
+    @Property(tries = DURABLE_TRIES)
+    void durableEvictingStoreAgreesWithTheModelAcrossReopens(@ForAll("durableEvicting") final ActionChain<ModelRun> chain)
+    {
+        run(chain);
+    }
+
     @AfterProperty
     void noOffHeapMemoryLeaked()
     {
@@ -146,6 +157,12 @@ class StoreModelBasedTest
     Arbitrary<ActionChain<ModelRun>> durable()
     {
         return chain(2, true, false);
+    }
+
+    @Provide
+    Arbitrary<ActionChain<ModelRun>> durableEvicting()
+    {
+        return chain(2, true, true);
     }
 
     @Provide

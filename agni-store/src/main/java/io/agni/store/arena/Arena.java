@@ -384,6 +384,32 @@ public final class Arena
     }
 
     /**
+     * Whether the budget would give a new segment for an entry of {@code length} bytes: the smallest regular segment
+     * that holds it, or a large entry's own, counting a spare too small for it as given back first (the arena does,
+     * when the budget refuses). Eviction asks this as well as {@link #hasRoomFor}: an entry larger than every
+     * segment the shard holds fits only in new memory, which segments that eviction empties give back.
+     *
+     * @param length the entry's length.
+     * @return {@code true} if a segment for it would be granted now (racy against other shards).
+     */
+    public boolean budgetHolds(final int length)
+    {
+        return memory.hasRoom(segmentBytesFor(length), spare == null ? 0 : spare.capacity());
+    }
+
+    /**
+     * The smallest segment an entry can be given when the budget is tight: the smallest regular one that holds it,
+     * or a large entry's own.
+     *
+     * @param length the entry's length.
+     * @return bytes.
+     */
+    public static int segmentBytesFor(final int length)
+    {
+        return length > LARGE_ENTRY_BYTES ? length : smallestRegular(length);
+    }
+
+    /**
      * Records that a segment's live entries were slid to its start, leaving {@code used} bytes in use, and makes
      * it the head if its free tail is now larger than the head's.
      *
@@ -539,44 +565,6 @@ public final class Arena
     }
 
     /**
-     * Sums the live bytes recorded per segment, for integrity checks.
-     *
-     * @return the sum over all segments.
-     */
-    public long sumSegmentLive()
-    {
-        long sum = 0;
-        for (int i = 1; i < nextId; i++)
-        {
-            final Segment s = segments[i];
-            if (s != null)
-            {
-                sum += s.live;
-            }
-        }
-        return sum;
-    }
-
-    /**
-     * Sums the capacities of all segments, for integrity checks.
-     *
-     * @return the sum.
-     */
-    public long sumSegmentCapacity()
-    {
-        long sum = 0;
-        for (int i = 1; i < nextId; i++)
-        {
-            final Segment s = segments[i];
-            if (s != null)
-            {
-                sum += s.capacity();
-            }
-        }
-        return sum;
-    }
-
-    /**
      * Gives every segment back: {@code retire} while the store stays open (clear), {@code free} at close.
      *
      * @param freeNow {@code true} to free at once (no reader can be running), {@code false} to retire.
@@ -615,7 +603,13 @@ public final class Arena
 
     private long allocateDedicated(final int length, final boolean main)
     {
-        final Segment s = newSegment(length, true);
+        Segment s = newSegment(length, true);
+        if (s == null && spare != null)
+        {
+            // a full budget: the spare's bytes serve better as part of this entry's segment
+            releaseSpare();
+            s = newSegment(length, true);
+        }
         if (s == null)
         {
             return NO_SPACE;
@@ -653,6 +647,13 @@ public final class Arena
             final int smallest = smallestRegular(length);
             if (smallest < size)
             {
+                size = smallest;
+                fresh = newSegment(size, false);
+            }
+            if (fresh == null && spare != null)
+            {
+                // a spare too small for this entry: its bytes may make up what the budget lacks
+                releaseSpare();
                 size = smallest;
                 fresh = newSegment(size, false);
             }

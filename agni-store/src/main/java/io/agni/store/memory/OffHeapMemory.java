@@ -195,6 +195,20 @@ public final class OffHeapMemory
     }
 
     /**
+     * Whether the budget would give {@code bytes} more now, after freeing the retired buffers no reader can reach.
+     * Racy against other shards' allocations: an answer to plan eviction by, not a reservation.
+     *
+     * @param bytes bytes wanted, beyond {@code releasable} that the caller would give back first.
+     * @param releasable bytes the caller holds and would release before asking.
+     * @return {@code true} if the budget has room for them.
+     */
+    public boolean hasRoom(final long bytes, final long releasable)
+    {
+        retired.drain();
+        return budget.reserved() - releasable + bytes <= budget.limit();
+    }
+
+    /**
      * Whether the store holds more than its budget (which only a budget lowered at run time makes it do), not
      * counting retired buffers, which are on their way back to the budget. Any thread; a racy answer.
      *

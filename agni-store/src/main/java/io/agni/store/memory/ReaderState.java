@@ -37,6 +37,12 @@ public class ReaderState
     }
 
     /**
+     * The thread that owns this state (the one that created it): to prune the states of threads that ended, and so
+     * that a thread's own outermost operation does not hold back the buffers it retires ({@code RetiredBuffers}).
+     */
+    public final Thread owner = Thread.currentThread();
+
+    /**
      * How often the owner left its outermost operation; only ever grows.
      */
     private long quiescentPoints;

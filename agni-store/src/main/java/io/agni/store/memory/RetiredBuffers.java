@@ -28,8 +28,18 @@ import java.util.function.Consumer;
  *     that the snapshot's acquire reads saw.</li>
  * </ul>
  * Readers that entered after the snapshot never hold the buffer, so they do not delay it; a reader that is idle
- * costs nothing. Buffers are freed oldest first: if the oldest snapshot has a reader whose count has not moved, that
- * reader has been in flight since, so every later snapshot holds it too, and nothing behind it could be freed.
+ * costs nothing.
+ * <p>
+ * The retiring thread is left out of the snapshot when the retirement happens in its outermost operation: the
+ * operation unlinked the buffer itself, under the lock of the structure that owned it, and the store's write paths
+ * read nothing through a reference to a buffer after retiring it (the segment a write still reads is kept out of
+ * compaction and eviction; a cleaning reads nothing of a segment after its last entry). A nested operation keeps
+ * its thread in the snapshot, since the operation around it may hold references loaded before. A breach of that
+ * rule in the thread itself reads a buffer that {@link OffHeapMemory} re-pointed at an empty array when it freed it,
+ * so (with Agrona's bounds checks, on by default) it throws rather than reads freed memory.
+ * <p>
+ * Buffers are freed oldest first: if the oldest snapshot has a reader whose count has not moved, that reader has
+ * been in flight since, so every later snapshot holds it too, and nothing behind it could be freed.
  *
  * <h2>Concurrency</h2>
  * Any thread; one monitor guards the queue. {@link #add} runs under a shard's write lock (once per retired segment
@@ -75,11 +85,16 @@ final class RetiredBuffers
         // The Dekker pairing with ReaderState.markEntered(): the stores that unlinked the buffer (this thread's, and
         // those of earlier writers that it saw) are visible to every thread before the reads below.
         VarHandle.fullFence();
+        final Thread self = Thread.currentThread();
         int n = 0;
         for (final ReaderState r : readers)
         {
             final long point = r.quiescentPoints();
-            if (r.inFlight() != 0)
+            final int depth = r.inFlight();
+            // The retiring thread itself, in its outermost operation, does not hold the buffer back: such an
+            // operation never reads a buffer after retiring it (see the class comment), so a write that empties
+            // segments to make room for a large entry gets their memory back within the same write.
+            if (depth != 0 && !(depth == 1 && r.owner == self))
             {
                 if (n == inFlight.length)
                 {

@@ -153,16 +153,26 @@ public final class Persistence implements AutoCloseable
                 // The first segment now, so the first write does not wait for its zeros.
                 replay.writer().startSegment();
             }
+            final long evicted = state.recoveryEvictions();
+            if (evicted > 0)
+            {
+                LOG.info("Recovery of {} evicted {} entries to stay inside the budget; checkpointing so that they " +
+                    "stay evicted", directory, evicted);
+            }
             if (durability == Durability.FAST)
             {
                 final long next = replay.writer().nextSequence();
                 replay.writer().close();
-                if (replay.segments() > 0)
+                if (replay.segments() > 0 || evicted > 0)
                 {
                     persistence.snapshotSequence = next - 1;
                     persistence.checkpoint(state);
                     replay.writer().deleteAllIfBefore(persistence.snapshotSequence, false);
                 }
+            }
+            else if (evicted > 0)
+            {
+                persistence.checkpoint(state);
             }
             return persistence;
         }

@@ -49,6 +49,15 @@ public interface PersistentState
     void recoverClear();
 
     /**
+     * How many entries recovery evicted to stay inside the budget (a store that evicts lays the replayed entries
+     * out anew, and they may not fit as they did). Recovery does not log them, so a store that evicted any is
+     * checkpointed at once: otherwise the next recovery would bring them back.
+     *
+     * @return the entries evicted since the state was created.
+     */
+    long recoveryEvictions();
+
+    /**
      * Writes every live entry to a snapshot.
      *
      * @param writer     the snapshot.

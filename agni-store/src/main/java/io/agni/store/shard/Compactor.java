@@ -77,6 +77,11 @@ final class Compactor
      * Takes over after writes while the store holds more than its budget; set once by the shard.
      */
     BudgetShrink shrink;
+    /**
+     * Every shard of the store, this one included, for eviction across shards; set once by the store.
+     */
+    ShardReads[] peers = new ShardReads[0];
+    private int nextPeer;
 
     /**
      * Where the next step looks in the victim; every entry before it is dead. Valid only while the arena's mark
@@ -364,9 +369,40 @@ final class Compactor
         {
             return arena.allocate(length, main);
         }
+        if (!shard.evictionPolicy.evicts())
+        {
+            return Arena.NO_SPACE;
+        }
         // The budget refuses new segments and eviction made its room in the other queue (its head emptied, say):
         // the entry goes there rather than be refused.
-        return shard.evictionPolicy.evicts() ? arena.allocate(length, !main) : Arena.NO_SPACE;
+        final long other = arena.allocate(length, !main);
+        if (other != Arena.NO_SPACE)
+        {
+            return other;
+        }
+        // This shard found nothing more to evict (it holds little, or nothing the policy may evict) while the
+        // budget is the store's: others give memory back.
+        return evictElsewhere((int)length) ? arena.allocate(length, main) : Arena.NO_SPACE;
+    }
+
+    /**
+     * Has the store's other shards evict, one after another from a place that moves on with every call, until the
+     * budget would give this shard a segment for an entry of {@code length} bytes. A shard whose lock another
+     * thread holds is passed over, never waited for, so no two shards' locks are ever waited for at once.
+     */
+    private boolean evictElsewhere(final int length)
+    {
+        final ShardReads[] all = peers;
+        final int n = all.length;
+        for (int k = 0; k < n; k++)
+        {
+            final ShardReads peer = all[Math.floorMod(nextPeer++, n)];
+            if (peer != shard && peer.evictForPeer(arena, length, shard.changes))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

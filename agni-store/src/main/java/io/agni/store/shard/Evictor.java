@@ -43,6 +43,14 @@ import io.agni.store.index.IndexTable;
  * since the last round, one more is cleaned without regard to frequencies, so a write that eviction can serve is
  * not refused for want of a full round. {@code VOLATILE} looks
  * only at segments that hold entries with an expiry time ({@link Segment#volatileEntries()}).
+ * <p>
+ * Room is the free tail of the entry's queue's head, or a new segment the budget would give
+ * ({@link Arena#budgetHolds}): once the budget is full, the shard's newest segments are the smallest that held their
+ * entries, and an entry larger than all of them (a large entry's own segment, always) fits only in memory that
+ * emptied segments give back. For such an entry a write may clean one more segment, without regard to frequencies,
+ * per {@link Arena#FIRST_SEGMENT_BYTES} of the segment it needs: its work grows with its own size. When this shard
+ * still finds no room (it holds little, or nothing its policy may evict), the store's other shards evict for it
+ * ({@link #evictForPeer}), each only if its lock is free at that moment.
  *
  * <h2>Concurrency</h2>
  * Runs under the shard's write lock; optimistic readers of an entry it removes or moves fail validation. The
@@ -93,17 +101,17 @@ final class Evictor
     }
 
     /**
-     * Evicts until a regular entry of {@code length} bytes fits without a new segment, if the policy evicts.
+     * Evicts until an entry of {@code length} bytes fits the head of its queue, or the budget would give a segment
+     * for it, if the policy evicts.
      *
-     * @param length            the entry's length; entries over {@link Arena#LARGE_ENTRY_BYTES} need new memory
-     *                          from the budget, which eviction cannot give within the write that needs it.
+     * @param length            the entry's length.
      * @param excludedSegmentId a segment the caller still reads (0 for none): left alone.
      * @param main              whether the entry joins the main queue.
      * @return whether it fits now.
      */
     boolean makeRoom(final int length, final int excludedSegmentId, final boolean main)
     {
-        return length <= Arena.LARGE_ENTRY_BYTES && evictUntilRoom(length, 0, excludedSegmentId, main);
+        return evictUntilRoom(length, 0, excludedSegmentId, main);
     }
 
     /**
@@ -134,23 +142,88 @@ final class Evictor
         }
         if (policy.sampled())
         {
-            return shard.sampled.makeRoom(length, newKeys, excludedSegmentId);
+            return shard.sampled.makeRoom(length, newKeys, excludedSegmentId) ||
+                length > 0 && cleanForNewMemory(length, excludedSegmentId, main, policy);
         }
+        // An entry larger than the segments the shard holds fits only in new memory, which the segments that
+        // cleaning empties give back: after the usual bounds, up to one more segment per FIRST_SEGMENT_BYTES of it,
+        // each cleaned without regard to frequencies.
+        final int more = extraCleanings(length);
         int freeing = 0;
-        for (int n = 0; n < MAX_CLEANINGS && freeing <= MAX_SEGMENTS && !roomFor(length, newKeys, main); n++)
+        for (int n = 0; n < MAX_CLEANINGS + more && freeing <= MAX_SEGMENTS + more &&
+            !roomFor(length, newKeys, main); n++)
         {
             final Segment victim = arena.choice().evictionVictim(excludedSegmentId, policy.volatileOnly());
             if (victim == null)
             {
                 break;
             }
-            final boolean lastChance = freeing == MAX_SEGMENTS || n == MAX_CLEANINGS - 1;
+            final boolean lastChance = freeing >= MAX_SEGMENTS || n >= MAX_CLEANINGS - 1;
             if (clean(victim, policy, lastChance))
             {
                 freeing++;
             }
         }
         return roomFor(length, newKeys, main);
+    }
+
+    /**
+     * The cleanings beyond the usual bounds that an entry larger than the smallest segment may take: one per
+     * {@link Arena#FIRST_SEGMENT_BYTES} of the segment it needs, since the segments that cleaning empties may be that
+     * small.
+     */
+    private static int extraCleanings(final int length)
+    {
+        return length <= Arena.FIRST_SEGMENT_BYTES ? 0 : Arena.segmentBytesFor(length) / Arena.FIRST_SEGMENT_BYTES;
+    }
+
+    /**
+     * For a sampled policy whose samples freed no room: an entry larger than the segments the shard holds fits only
+     * in memory that emptied segments give back, so segments are cleaned oldest first, every entry the policy may
+     * evict evicted, up to one per {@link Arena#FIRST_SEGMENT_BYTES} of the entry.
+     */
+    private boolean cleanForNewMemory(
+        final int length, final int excludedSegmentId, final boolean main, final EvictionPolicy policy)
+    {
+        for (int n = 0; n <= extraCleanings(length) && !roomFor(length, 0, main); n++)
+        {
+            final Segment victim = arena.choice().evictionVictim(excludedSegmentId, policy.volatileOnly());
+            if (victim == null)
+            {
+                break;
+            }
+            clean(victim, policy, true);
+        }
+        return roomFor(length, 0, main);
+    }
+
+    /**
+     * Evicts for another shard of the store whose own eviction found no room ({@link ShardReads#evictForPeer}): gives
+     * the spare back, then cleans segments as for a write of this shard (frequencies honoured for the first
+     * {@link #MAX_SEGMENTS}, not after; a sampled policy cleans oldest first) until the budget would give the
+     * requester a segment for {@code length} bytes: at most {@link #MAX_CLEANINGS} and one more per
+     * {@link Arena#FIRST_SEGMENT_BYTES} of the entry.
+     *
+     * @param requester the requesting shard's arena.
+     * @param length    the entry it has to place.
+     * @return whether the requester's segment would be granted now.
+     */
+    boolean evictForPeer(final Arena requester, final int length)
+    {
+        final EvictionPolicy policy = shard.evictionPolicy;
+        arena.releaseSpare();
+        final int most = MAX_CLEANINGS + extraCleanings(length);
+        for (int n = 0; n < most && !requester.budgetHolds(length); n++)
+        {
+            final Segment victim = arena.choice().evictionVictim(0, policy.volatileOnly());
+            if (victim == null)
+            {
+                break;
+            }
+            clean(victim, policy, policy.sampled() || n >= MAX_SEGMENTS);
+            arena.releaseEmptyHeads();
+        }
+        return requester.budgetHolds(length);
     }
 
     /**
@@ -181,7 +254,11 @@ final class Evictor
 
     private boolean roomFor(final int length, final int newKeys, final boolean main)
     {
-        return length > 0 ? arena.hasRoomFor(length, main) : shard.keysFit(newKeys);
+        if (length == 0)
+        {
+            return shard.keysFit(newKeys);
+        }
+        return length <= Arena.LARGE_ENTRY_BYTES && arena.hasRoomFor(length, main) || arena.budgetHolds(length);
     }
 
     /**
@@ -231,7 +308,7 @@ final class Evictor
                     shard.removeAt(i, m);
                     shard.evicted++;
                     removed = true;
-                    if (small)
+                    if (small && !policy.sampled())
                     {
                         ghost.add(tag);
                     }

@@ -88,7 +88,7 @@ final class SampledEviction
      * Evicts until a regular entry of {@code length} bytes fits (when {@code length > 0}) or {@code newKeys} more keys
      * fit the index (otherwise).
      *
-     * @param length            the entry's length, at most {@link Arena#LARGE_ENTRY_BYTES}; 0 when keys are wanted.
+     * @param length            the entry's length; 0 when keys are wanted.
      * @param newKeys           the keys the write adds, when {@code length} is 0.
      * @param excludedSegmentId a segment the caller still reads (0 for none): left alone.
      * @return whether it fits now.
@@ -150,7 +150,13 @@ final class SampledEviction
         {
             return shard.keysFit(newKeys);
         }
-        return arena.hasRoomFor(length) || compact && compactor.reclaimInPlace(length, excludedSegmentId, false);
+        if (arena.budgetHolds(length))
+        {
+            // a new segment for it: the only room for an entry larger than the segments the shard holds
+            return true;
+        }
+        return length <= Arena.LARGE_ENTRY_BYTES &&
+            (arena.hasRoomFor(length) || compact && compactor.reclaimInPlace(length, excludedSegmentId, false));
     }
 
     /**

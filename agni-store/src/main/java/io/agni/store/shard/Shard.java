@@ -44,6 +44,17 @@ public final class Shard extends ShardReads
         super(memory, clock, seed);
     }
 
+    /**
+     * Gives the shard the store's other shards, which evict for it when the budget refuses a write it cannot make
+     * room for itself. Once, before the store is used.
+     *
+     * @param all every shard of the store, this one included.
+     */
+    public void peers(final Shard[] all)
+    {
+        compactor.peers = all;
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // Writes (each takes the write lock)
     // ------------------------------------------------------------------------------------------------------------

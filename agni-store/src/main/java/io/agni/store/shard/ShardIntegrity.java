@@ -77,10 +77,20 @@ final class ShardIntegrity
         }
         check(liveFromIndex == arena.liveBytes(),
             "live bytes=" + arena.liveBytes() + " but the index reaches " + liveFromIndex);
-        check(arena.sumSegmentLive() == arena.liveBytes(),
-            "segments' live bytes sum to " + arena.sumSegmentLive() + ", arena says " + arena.liveBytes());
-        check(arena.sumSegmentCapacity() == arena.heldBytes(),
-            "segments' capacities sum to " + arena.sumSegmentCapacity() + ", arena holds " + arena.heldBytes());
+        long segmentLive = 0;
+        long segmentCapacity = 0;
+        for (final Segment s : arena.segments())
+        {
+            if (s != null)
+            {
+                segmentLive += s.live();
+                segmentCapacity += s.capacity();
+            }
+        }
+        check(segmentLive == arena.liveBytes(),
+            "segments' live bytes sum to " + segmentLive + ", arena says " + arena.liveBytes());
+        check(segmentCapacity == arena.heldBytes(),
+            "segments' capacities sum to " + segmentCapacity + ", arena holds " + arena.heldBytes());
 
         final Segment victim = arena.evacuating();
         if (victim != null)

@@ -1,6 +1,7 @@
 package io.agni.store.shard;
 
 import io.agni.api.AgniStore;
+import io.agni.store.arena.Arena;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.arena.Segment;
 import io.agni.store.index.IndexLayout;
@@ -149,6 +150,38 @@ public abstract class ShardReads extends ShardStorage
         // The holder's way into the log, for every change made until the lock is released (null: not logged).
         this.changes = changes;
         return stamp;
+    }
+
+    /**
+     * Evicts from this shard for another shard's write that its own eviction could not serve, if this shard's lock is
+     * free now (or held by this thread's exclusive section) and its policy evicts: until the budget would give the
+     * requester a segment for {@code length} bytes ({@link Evictor#evictForPeer}). Never waits for the lock.
+     *
+     * @param requester the other shard's arena.
+     * @param length    the entry it has to place.
+     * @param changes   the requesting thread's way into the log, which the evictions are logged to.
+     * @return whether the requester's segment would be granted now.
+     */
+    final boolean evictForPeer(final Arena requester, final int length, final ChangeRecorder changes)
+    {
+        final boolean owned = exclusiveOwner == Thread.currentThread();
+        final long stamp = owned ? OWNED : lock.tryWriteLock();
+        if (!owned && stamp == 0)
+        {
+            return false;
+        }
+        if (!owned)
+        {
+            this.changes = changes;
+        }
+        try
+        {
+            return evictionPolicy.evicts() && evictor.evictForPeer(requester, length);
+        }
+        finally
+        {
+            releaseWrite(stamp);
+        }
     }
 
     private long contendedWriteLock()

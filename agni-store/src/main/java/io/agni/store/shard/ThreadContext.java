@@ -47,10 +47,6 @@ public final class ThreadContext extends ReaderState
      */
     public boolean deferDurability;
     /**
-     * The owning thread, to prune contexts of threads that ended.
-     */
-    public final Thread owner;
-    /**
      * A value copied out as a new array.
      */
     public byte[] array;
@@ -80,6 +76,5 @@ public final class ThreadContext extends ReaderState
      */
     public ThreadContext()
     {
-        this.owner = Thread.currentThread();
     }
 }

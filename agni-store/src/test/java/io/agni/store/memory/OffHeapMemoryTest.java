@@ -57,6 +57,30 @@ class OffHeapMemoryTest
     }
 
     @Test
+    void aThreadsOwnOutermostOperationDoesNotHoldBackWhatItRetiresButANestedOneDoes()
+    {
+        // This thread's own state (the fields' readers were made on the thread that built the test instance).
+        final Reader self = new Reader();
+        final OffHeapMemory mine = new OffHeapMemory(budget, List.of(self, other));
+        final UnsafeBuffer first = mine.allocate(SIZE);
+        final UnsafeBuffer second = mine.allocate(SIZE);
+
+        self.markEntered();
+        mine.retire(first);
+        assertEquals(0, first.capacity(), "retired in the thread's outermost operation: freed at once");
+        assertEquals(SIZE, budget.reserved(), "and its bytes are back in the budget within the operation");
+
+        self.markEntered();
+        mine.retire(second);
+        assertEquals(SIZE, second.capacity(), "retired in a nested operation: the outer one may still read it");
+        self.markExited();
+        self.markExited();
+        mine.reclaim();
+        assertEquals(0, second.capacity());
+        assertEquals(0, budget.reserved());
+    }
+
+    @Test
     void readersThatWereIdleOrEnteredAfterTheRetirementDoNotHoldIt()
     {
         final UnsafeBuffer buffer = allocateMarked();

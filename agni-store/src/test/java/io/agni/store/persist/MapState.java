@@ -43,6 +43,12 @@ final class MapState implements PersistentState
     }
 
     @Override
+    public long recoveryEvictions()
+    {
+        return 0;
+    }
+
+    @Override
     public void recoverClear()
     {
         entries.clear();
