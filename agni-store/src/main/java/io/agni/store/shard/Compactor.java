@@ -364,10 +364,20 @@ final class Compactor
         {
             return location;
         }
-        if (reclaimInPlace((int)length, excludedSegmentId, main) ||
-            evictor.makeRoom((int)Math.min(length, Integer.MAX_VALUE), excludedSegmentId, main))
+        // Twice at most: eviction may count as room a segment the budget would give, which another shard's write
+        // can take first.
+        for (int attempt = 0; attempt < 2; attempt++)
         {
-            return arena.allocate(length, main);
+            if (!reclaimInPlace((int)length, excludedSegmentId, main) &&
+                !evictor.makeRoom((int)Math.min(length, Integer.MAX_VALUE), excludedSegmentId, main))
+            {
+                break;
+            }
+            final long placed = arena.allocate(length, main);
+            if (placed != Arena.NO_SPACE)
+            {
+                return placed;
+            }
         }
         if (!shard.evictionPolicy.evicts())
         {
@@ -387,8 +397,9 @@ final class Compactor
 
     /**
      * Has the store's other shards evict, one after another from a place that moves on with every call, until the
-     * budget would give this shard a segment for an entry of {@code length} bytes. A shard whose lock another
-     * thread holds is passed over, never waited for, so no two shards' locks are ever waited for at once.
+     * budget would give this shard a segment for an entry of {@code length} bytes. A shard whose lock is held
+     * (by another thread, or by this one in a multi-shard write) is passed over, never waited for, so no thread waits
+     * for a shard's lock while it holds another's.
      */
     private boolean evictElsewhere(final int length)
     {

@@ -154,8 +154,9 @@ public abstract class ShardReads extends ShardStorage
 
     /**
      * Evicts from this shard for another shard's write that its own eviction could not serve, if this shard's lock is
-     * free now (or held by this thread's exclusive section) and its policy evicts: until the budget would give the
-     * requester a segment for {@code length} bytes ({@link Evictor#evictForPeer}). Never waits for the lock.
+     * free now and its policy evicts: until the budget would give the requester a segment for {@code length} bytes
+     * ({@link Evictor#evictForPeer}). Never waits for the lock. A shard whose lock this thread holds already (a
+     * multi-shard write, an exclusive section) is left alone: the write may still read entries of it.
      *
      * @param requester the other shard's arena.
      * @param length    the entry it has to place.
@@ -164,23 +165,19 @@ public abstract class ShardReads extends ShardStorage
      */
     final boolean evictForPeer(final Arena requester, final int length, final ChangeRecorder changes)
     {
-        final boolean owned = exclusiveOwner == Thread.currentThread();
-        final long stamp = owned ? OWNED : lock.tryWriteLock();
-        if (!owned && stamp == 0)
+        final long stamp = lock.tryWriteLock();
+        if (stamp == 0)
         {
             return false;
         }
-        if (!owned)
-        {
-            this.changes = changes;
-        }
+        this.changes = changes;
         try
         {
             return evictionPolicy.evicts() && evictor.evictForPeer(requester, length);
         }
         finally
         {
-            releaseWrite(stamp);
+            lock.unlockWrite(stamp);
         }
     }
 
