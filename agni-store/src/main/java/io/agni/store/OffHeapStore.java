@@ -64,8 +64,13 @@ public final class OffHeapStore extends StoreWrites
         for (final Shard s : shards)
         {
             s.evictionPolicyLocked(config.evictionPolicy());
+            s.recovering(true);
         }
         this.durability = config.durability() == Durability.NONE ? null : openDirectory(config);
+        for (final Shard s : shards)
+        {
+            s.recovering(false);
+        }
         if (config.expirySweepIntervalMs() > 0)
         {
             sweeper = new ExpirySweeper(shards, gate, memory, config.expirySweepIntervalMs(), name);

@@ -1,7 +1,9 @@
 package io.agni.store;
 
 import io.agni.api.CapacityExceededException;
+import io.agni.api.Durability;
 import io.agni.api.EvictionPolicy;
+import io.agni.api.ExpireCondition;
 import io.agni.api.ExpiryMode;
 import io.agni.api.SetCondition;
 import io.agni.api.StoreStats;
@@ -381,6 +383,73 @@ class EvictionTest
                 assertEquals(0, store.stats().rejectedWrites(), policy + ": " + store.stats());
                 store.verifyIntegrity();
             }
+        }
+    }
+
+    @Test
+    void recoveryTakesNoEntryForExpiredThatALaterRecordExtends(@TempDir final Path directory)
+    {
+        final int keys = 4_000;
+        final CachedEpochClock clock = TestStores.clock();
+        final long start = clock.time();
+        try (OffHeapStore store = TestStores.builder(1, clock).maxMemory(4 * BUDGET).directory(directory).build())
+        {
+            for (int id = 0; id < keys; id++)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 400), SetCondition.ALWAYS, ExpiryMode.AT,
+                    start + 10);
+            }
+            // a later record moves every expiry past the reopen
+            for (int id = 0; id < keys; id++)
+            {
+                assertTrue(store.expire(key(id), start + 100_000, ExpireCondition.ALWAYS));
+            }
+            store.closeWithoutCheckpoint();
+        }
+        // Reopened between the two times, in a budget that makes recovery evict: an entry whose SET record's time
+        // has passed is live once the EXPIRE record is replayed, so recovery may evict it, never drop it as expired.
+        clock.update(start + 500);
+        try (OffHeapStore store = TestStores.builder(1, clock).maxMemory(BUDGET)
+            .evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory).build())
+        {
+            final StoreStats stats = store.stats();
+            assertEquals(0, stats.expired(), stats.toString());
+            assertTrue(stats.evicted() > 0, stats.toString());
+            assertEquals(keys, stats.evicted() + stats.entries(), stats.toString());
+            for (int id = 0; id < keys; id++)
+            {
+                if (store.get(key(id)) != null)
+                {
+                    assertEquals(start + 100_000, store.expireTimeMillis(key(id)));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMultiKeyWriteOfADurableStoreDoesNotEvictFromOtherShards(@TempDir final Path directory)
+    {
+        // A multi-key write logs one record when it ends: evictions in another shard logged into it would reach the
+        // log after that shard's lock is gone, behind a later write of the same key. So it evicts only in its own
+        // shards, and an entry that only other shards could make room for is refused, as a single SET is not.
+        try (OffHeapStore store = TestStores.builder(4, TestStores.clock()).maxMemory(BUDGET).maxKeyLength(64)
+            .maxValueLength(700 * 1024).evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory)
+            .durability(Durability.DURABLE).build())
+        {
+            int id = 0;
+            while (store.stats().evicted() < 2_000)
+            {
+                store.set(key(id), SelfCheckingValue.encode(id, 1, 100));
+                id++;
+            }
+            final byte[] big = SelfCheckingValue.encode(id, 1, 400 * 1024);
+            final int batched = id;
+            assertThrows(CapacityExceededException.class,
+                () -> store.setAll(List.of(key(batched)), List.of(big), SetCondition.ALWAYS));
+            assertNull(store.get(key(batched)));
+            store.set(key(batched), big);
+            assertNotNull(store.get(key(batched)));
+            store.verifyIntegrity();
         }
     }
 

@@ -333,18 +333,25 @@ public final class Arena
     }
 
     /**
-     * Gives the main queue's head back to the budget when it holds no live entry, and the spare: a shard that evicts
-     * has two heads, which at 256 KiB each can be more than a lowered budget's share. The small queue's head stays,
-     * and so does the main head when there is no small head, so that the shard keeps a place to write when the
-     * budget refuses every new segment.
+     * Gives the spare back to the budget, and the main queue's head if it holds no live entry while the shard has a
+     * small head too (a shard that evicts has two heads, which at 256 KiB each can be more than a lowered budget's
+     * share); with {@code smallToo}, then the small queue's head if it holds none, unless the store is over its
+     * budget. Without it the shard keeps a place to write when the budget refuses every new segment; with it (while
+     * the store recovers, when nothing else writes) the shard's next write takes a new segment, evicting for one.
+     *
+     * @param smallToo whether the small queue's head may go too.
      */
-    public void releaseEmptyHeads()
+    public void releaseEmptyHeads(final boolean smallToo)
     {
         final Segment m = mainHead;
         if (m != null && m.live == 0 && m.pins == 0 && head != null)
         {
-            mainHead = null;
             recycle(m);
+        }
+        final Segment h = head;
+        if (smallToo && h != null && h.live == 0 && h.pins == 0 && !memory.overBudget())
+        {
+            recycle(h);
         }
         releaseSpare();
     }
@@ -390,7 +397,8 @@ public final class Arena
      * segment the shard holds fits only in new memory, which segments that eviction empties give back.
      *
      * @param length the entry's length.
-     * @return {@code true} if a segment for it would be granted now (racy against other shards).
+     * @return {@code true} if a segment for it would be granted now ({@link OffHeapMemory#hasRoom}); racy against
+     *         other shards.
      */
     public boolean budgetHolds(final int length)
     {

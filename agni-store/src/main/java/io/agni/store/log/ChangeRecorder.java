@@ -163,6 +163,16 @@ public final class ChangeRecorder
     }
 
     /**
+     * Whether changes are being gathered into a batch record, appended only when the batch ends.
+     *
+     * @return {@code true} between {@link #beginBatch()} and {@link #endBatch()}, or within a held batch.
+     */
+    public boolean batching()
+    {
+        return batching;
+    }
+
+    /**
      * Starts gathering changes into one record; within a held batch, does nothing (the operation joins it).
      *
      * @throws IllegalStateException if a batch that is not held is open.

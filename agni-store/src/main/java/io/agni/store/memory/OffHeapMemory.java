@@ -195,17 +195,22 @@ public final class OffHeapMemory
     }
 
     /**
-     * Whether the budget would give {@code bytes} more now, after freeing the retired buffers no reader can reach.
-     * Racy against other shards' allocations: an answer to plan eviction by, not a reservation.
+     * Whether the budget would give {@code bytes} more now, counting {@code releasable} (bytes the caller would
+     * release first) as given back, and the JVM's direct-memory limit would too, after freeing the retired buffers
+     * no reader can reach. Retired buffers that readers in flight still hold do not count: they come back as those
+     * readers leave, which is what eviction, cleaning on, waits for (a reader stalled inside an operation makes a
+     * write evict up to its bounds and then be refused). Racy against other shards' allocations: an answer to plan
+     * eviction by, not a reservation.
      *
-     * @param bytes bytes wanted, beyond {@code releasable} that the caller would give back first.
-     * @param releasable bytes the caller holds and would release before asking.
-     * @return {@code true} if the budget has room for them.
+     * @param bytes      bytes wanted.
+     * @param releasable bytes the caller holds and would release before allocating.
+     * @return {@code true} if an allocation of {@code bytes} would succeed now.
      */
     public boolean hasRoom(final long bytes, final long releasable)
     {
         retired.drain();
-        return budget.reserved() - releasable + bytes <= budget.limit();
+        return budget.reserved() - releasable + bytes <= budget.limit() &&
+            bytes <= directLimit - DirectMemory.totalCapacity() + releasable;
     }
 
     /**

@@ -86,7 +86,7 @@ final class BudgetShrink
         {
             evictor.evictForBudget(bytes);
         }
-        arena.releaseEmptyHeads();
+        arena.releaseEmptyHeads(false);
     }
 
     /**

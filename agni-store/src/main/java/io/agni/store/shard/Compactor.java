@@ -6,6 +6,7 @@ import io.agni.store.arena.Segment;
 import io.agni.store.hash.KeyHash;
 import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
+import io.agni.store.log.ChangeRecorder;
 
 /**
  * Reclaims the garbage of one shard's arena (docs/architecture.md, "Reuse of freed space").
@@ -403,6 +404,13 @@ final class Compactor
      */
     private boolean evictElsewhere(final int length)
     {
+        final ChangeRecorder changes = shard.changes;
+        if (changes != null && changes.batching())
+        {
+            // A multi-key write gathers its records into one, appended when it ends: another shard's evictions
+            // logged into it would reach the log after that shard's lock is gone, behind later writes of the keys.
+            return false;
+        }
         final ShardReads[] all = peers;
         final int n = all.length;
         for (int k = 0; k < n; k++)

@@ -164,6 +164,11 @@ final class Evictor
                 freeing++;
             }
         }
+        if (shard.recovering && length > 0 && !roomFor(length, newKeys, main))
+        {
+            // nothing else writes while the store recovers: heads that eviction emptied go back to the budget too
+            arena.releaseEmptyHeads(true);
+        }
         return roomFor(length, newKeys, main);
     }
 
@@ -211,8 +216,8 @@ final class Evictor
     boolean evictForPeer(final Arena requester, final int length)
     {
         final EvictionPolicy policy = shard.evictionPolicy;
-        arena.releaseSpare();
         final int most = MAX_CLEANINGS + extraCleanings(length);
+        releaseForPeer();
         for (int n = 0; n < most && !requester.budgetHolds(length); n++)
         {
             final Segment victim = arena.choice().evictionVictim(0, policy.volatileOnly());
@@ -221,9 +226,20 @@ final class Evictor
                 break;
             }
             clean(victim, policy, policy.sampled() || n >= MAX_SEGMENTS);
-            arena.releaseEmptyHeads();
+            releaseForPeer();
         }
         return requester.budgetHolds(length);
+    }
+
+    /**
+     * Gives back what this shard holds empty, for another shard's write: the spare and an empty main head and, while
+     * the store recovers (nothing else writes then), an empty small head too, so that the log replays into the
+     * budget whichever shard's heads the bytes sat in before. Otherwise the shard keeps its head, a place to write
+     * that a budget lowered meanwhile would refuse it.
+     */
+    private void releaseForPeer()
+    {
+        arena.releaseEmptyHeads(shard.recovering);
     }
 
     /**
@@ -273,7 +289,8 @@ final class Evictor
         {
             ghost.resize(shard.count);
         }
-        final long now = shard.clock.time();
+        // in recovery nothing counts as expired: a later record may extend it (ShardTable.recovering)
+        final long now = shard.recovering ? Long.MIN_VALUE : shard.clock.time();
         final EntryCursor m = cursor;
         final int id = victim.id;
         final int end = victim.used();

@@ -172,7 +172,8 @@ final class SampledEviction
         {
             return -1;
         }
-        final long now = shard.clock.time();
+        // in recovery nothing counts as expired: a later record may extend it (ShardTable.recovering)
+        final long now = shard.recovering ? Long.MIN_VALUE : shard.clock.time();
         // Over a lowered budget, the segment being drained is left to the drain (what is evicted there is room
         // nobody can use before it is released), unless nothing else may go.
         final Segment draining = shard.shrink.pending() ? arena.evacuating() : null;

@@ -55,6 +55,17 @@ public final class Shard extends ShardReads
         compactor.peers = all;
     }
 
+    /**
+     * Marks the shard as being rebuilt from the store's directory, or done with it: while it is, eviction removes no
+     * entry as expired (a later record may extend its time), only as evicted. Before the store is used.
+     *
+     * @param recovering whether recovery is running.
+     */
+    public void recovering(final boolean recovering)
+    {
+        this.recovering = recovering;
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // Writes (each takes the write lock)
     // ------------------------------------------------------------------------------------------------------------

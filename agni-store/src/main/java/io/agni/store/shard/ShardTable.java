@@ -82,6 +82,11 @@ abstract class ShardTable
      * holder's changes need none. Set by {@code acquireWrite} on every acquisition.
      */
     ChangeRecorder changes;
+    /**
+     * Whether the store is being rebuilt from its directory: eviction then takes no entry for expired, since a later
+     * record may extend its time ({@link Evictor}, {@link SampledEviction}).
+     */
+    boolean recovering;
 
     ShardTable(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {
