@@ -416,7 +416,7 @@ final class Compactor
         for (int k = 0; k < n; k++)
         {
             final ShardReads peer = all[Math.floorMod(nextPeer++, n)];
-            if (peer != shard && peer.evictForPeer(arena, length, shard.changes))
+            if (peer != shard && peer.evictForPeer(arena, length, changes))
             {
                 return true;
             }

@@ -140,15 +140,23 @@ final class Evictor
         {
             return false;
         }
+        final int more = extraCleanings(length);
         if (policy.sampled())
         {
-            return shard.sampled.makeRoom(length, newKeys, excludedSegmentId) ||
-                length > 0 && cleanForNewMemory(length, excludedSegmentId, main, policy);
+            if (shard.sampled.makeRoom(length, newKeys, excludedSegmentId))
+            {
+                return true;
+            }
+            if (more == 0)
+            {
+                return false;
+            }
+            // Samples free room inside segments; an entry larger than the smallest segment goes on to the cleaning
+            // below, which frees whole segments oldest first (a sampled policy keeps no frequencies).
         }
         // An entry larger than the segments the shard holds fits only in new memory, which the segments that
         // cleaning empties give back: after the usual bounds, up to one more segment per FIRST_SEGMENT_BYTES of it,
         // each cleaned without regard to frequencies.
-        final int more = extraCleanings(length);
         int freeing = 0;
         for (int n = 0; n < MAX_CLEANINGS + more && freeing <= MAX_SEGMENTS + more &&
             !roomFor(length, newKeys, main); n++)
@@ -180,26 +188,6 @@ final class Evictor
     private static int extraCleanings(final int length)
     {
         return length <= Arena.FIRST_SEGMENT_BYTES ? 0 : Arena.segmentBytesFor(length) / Arena.FIRST_SEGMENT_BYTES;
-    }
-
-    /**
-     * For a sampled policy whose samples freed no room: an entry larger than the segments the shard holds fits only
-     * in memory that emptied segments give back, so segments are cleaned oldest first, every entry the policy may
-     * evict evicted, up to one per {@link Arena#FIRST_SEGMENT_BYTES} of the entry.
-     */
-    private boolean cleanForNewMemory(
-        final int length, final int excludedSegmentId, final boolean main, final EvictionPolicy policy)
-    {
-        for (int n = 0; n <= extraCleanings(length) && !roomFor(length, 0, main); n++)
-        {
-            final Segment victim = arena.choice().evictionVictim(excludedSegmentId, policy.volatileOnly());
-            if (victim == null)
-            {
-                break;
-            }
-            clean(victim, policy, true);
-        }
-        return roomFor(length, 0, main);
     }
 
     /**

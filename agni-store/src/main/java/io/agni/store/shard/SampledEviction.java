@@ -150,13 +150,10 @@ final class SampledEviction
         {
             return shard.keysFit(newKeys);
         }
-        if (arena.budgetHolds(length))
-        {
-            // a new segment for it: the only room for an entry larger than the segments the shard holds
-            return true;
-        }
-        return length <= Arena.LARGE_ENTRY_BYTES &&
-            (arena.hasRoomFor(length) || compact && compactor.reclaimInPlace(length, excludedSegmentId, false));
+        // the head's free tail, a new segment (the only room for an entry larger than the segments the shard holds),
+        // or, once enough is evicted, garbage slid out of a segment
+        return length <= Arena.LARGE_ENTRY_BYTES && arena.hasRoomFor(length) || arena.budgetHolds(length) ||
+            length <= Arena.LARGE_ENTRY_BYTES && compact && compactor.reclaimInPlace(length, excludedSegmentId, false);
     }
 
     /**
