@@ -148,7 +148,12 @@ public abstract class ShardReads extends ShardStorage
             changes.checkWritable();
         }
         // The holder's way into the log, for every change made until the lock is released (null: not logged).
-        this.changes = changes;
+        // Stored only when it differs: in a store without a log it never does, and a store on every write would take
+        // the shard's cache line from the CPUs that read its table on every GET and SET.
+        if (this.changes != changes)
+        {
+            this.changes = changes;
+        }
         return stamp;
     }
 
