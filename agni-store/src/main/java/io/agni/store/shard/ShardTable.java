@@ -9,7 +9,6 @@ import io.agni.store.index.IndexLayout;
 import io.agni.store.index.IndexTable;
 import io.agni.store.log.ChangeRecorder;
 import io.agni.store.memory.OffHeapMemory;
-import io.agni.store.scan.GlobMatcher;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -20,7 +19,8 @@ import java.util.List;
 /**
  * The data structure of one shard without its lock: the index table, the entry arena it points into and the counts
  * kept beside them. This class finds keys (also under an optimistic stamp), grows the table, removes entries and
- * walks the whole table (sweep, scan, random key, clear, integrity); {@link ShardStorage} adds the writing of
+ * walks the whole table (sweep, clear, integrity; the read-only walks for scan, random key and snapshots are
+ * {@link TableWalks}); {@link ShardStorage} adds the writing of
  * entries, and {@link Shard} the lock and the operations (docs/architecture.md, "Operations").
  *
  * <h2>Concurrency</h2>
@@ -270,9 +270,7 @@ abstract class ShardTable
     }
 
     /**
-     * One scan step over home buckets in reverse-binary order (as Redis's {@code dictScan}), which returns every key
-     * present for the whole scan at least once even if the table doubles between steps.
-     * The caller holds the read or write lock.
+     * One SCAN step over this shard ({@link TableWalks#scan}). The caller holds the read or write lock.
      *
      * @param bucketCursor where to continue, 0 to start.
      * @param buckets      how many buckets to visit at most, at least 1.
@@ -284,52 +282,12 @@ abstract class ShardTable
     long scanLocked(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
         final ThreadContext c)
     {
-        final EntryCursor e = c.entry;
-        final IndexTable t = table;
-        final Segment[] segments = arena.segments();
-        final long mask = t.mask;
-        final long now = clock.time();
-        long v = bucketCursor;
-        int visited = 0;
-        do
-        {
-            final int bucket = (int)(v & mask);
-            int i = bucket;
-            long slot;
-            while ((slot = t.get(i)) != IndexLayout.EMPTY)
-            {
-                if (t.home(IndexLayout.tagOf(slot)) == bucket)
-                {
-                    final Segment s = segments[IndexLayout.segmentOf(slot)];
-                    if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
-                    {
-                        throw corrupt("entry unreadable in scan");
-                    }
-                    if (!e.isExpired(now) &&
-                        (pattern == null || GlobMatcher.matches(pattern, e.buffer, e.keyOffset, e.keyLength)))
-                    {
-                        final byte[] k = new byte[e.keyLength];
-                        e.buffer.getBytes(e.keyOffset, k);
-                        keys.add(k);
-                    }
-                }
-                i = (i + 1) & t.mask;
-            }
-            v |= ~mask;
-            v = Long.reverse(v);
-            v++;
-            v = Long.reverse(v);
-            visited++;
-        }
-        while (v != 0 && visited < buckets);
-        c.scannedBuckets = visited;
-        return v;
+        return TableWalks.scan(table, arena.segments(), clock.time(), bucketCursor, buckets, pattern, keys, c);
     }
 
     /**
-     * The key of the first live entry at or after slot {@code startSlot}, probing at most {@code maxSlots} slots
-     * under the read lock (randomKey). Expired entries are skipped, not removed.
-     * The caller holds the read or write lock.
+     * The key of the first live entry at or after slot {@code startSlot} ({@link TableWalks#liveKey}). The caller
+     * holds the read or write lock.
      *
      * @param startSlot where to start; reduced to the table's size.
      * @param maxSlots  how many slots to look at, at most the whole table.
@@ -337,31 +295,7 @@ abstract class ShardTable
      */
     byte[] liveKeyLocked(final int startSlot, final int maxSlots, final EntryCursor e)
     {
-        final IndexTable t = table;
-        final Segment[] segments = arena.segments();
-        final long now = clock.time();
-        final int limit = Math.min(maxSlots, t.capacity());
-        int i = startSlot & t.mask;
-        for (int examined = 0; examined < limit; examined++)
-        {
-            final long slot = t.get(i);
-            if (slot != IndexLayout.EMPTY)
-            {
-                final Segment s = segments[IndexLayout.segmentOf(slot)];
-                if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
-                {
-                    throw corrupt("entry unreadable in randomKey");
-                }
-                if (!e.isExpired(now))
-                {
-                    final byte[] key = new byte[e.keyLength];
-                    e.buffer.getBytes(e.keyOffset, key);
-                    return key;
-                }
-            }
-            i = (i + 1) & t.mask;
-        }
-        return null;
+        return TableWalks.liveKey(table, arena.segments(), clock.time(), startSlot, maxSlots, e);
     }
 
     /**
@@ -529,7 +463,8 @@ abstract class ShardTable
     }
 
     /**
-     * Visits every entry not expired at {@code now}; the caller holds the read or the write lock.
+     * Visits every entry not expired at {@code now} ({@link TableWalks#forEachLive}); the caller holds the read or
+     * the write lock.
      *
      * @param now     the time entries are judged expired at.
      * @param e       a cursor to read entries with.
@@ -538,26 +473,7 @@ abstract class ShardTable
      */
     public void forEachLiveLocked(final long now, final EntryCursor e, final EntryVisitor visitor) throws IOException
     {
-        final IndexTable t = table;
-        final Segment[] segments = arena.segments();
-        for (int i = 0; i < t.capacity(); i++)
-        {
-            final long slot = t.get(i);
-            if (slot == IndexLayout.EMPTY)
-            {
-                continue;
-            }
-            final Segment s = segments[IndexLayout.segmentOf(slot)];
-            if (!e.wrap(s.buffer, s.id, IndexLayout.offsetOf(slot)))
-            {
-                throw corrupt("entry unreadable in a snapshot");
-            }
-            if (!e.isExpired(now))
-            {
-                visitor.visit(e.buffer, e.keyOffset, e.keyLength, e.valueOffset, e.valueLength,
-                    e.hasExpiry() ? e.expireAt : 0);
-            }
-        }
+        TableWalks.forEachLive(table, arena.segments(), now, e, visitor);
     }
 
     /**
