@@ -5,6 +5,10 @@
 #
 #   agni-bench/scripts/store-ab.sh METHOD KEYS ROUNDS STORE...
 #   e.g. agni-bench/scripts/store-ab.sh setOverwrite 1000 4 agni-zc agni-durable-zc chm
+#
+# A STORE of the form NAME=JAR:STORE runs STORE from another build's benchmarks jar under the name NAME, to compare
+# two commits in one interleaved run (copy the first build's jar away before building the second):
+#   agni-bench/scripts/store-ab.sh setOverwrite 1000 5 old=/tmp/old.jar:agni-zc new=$PWD/agni-bench/target/benchmarks.jar:agni-zc
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -24,10 +28,14 @@ echo "# $METHOD, $KEYS keys, 2 threads, $ROUNDS rounds; JSON in $OUT"
 printf '%-6s %-18s %12s %10s %8s\n' round store 'ops/us' 'B/op' ratio
 for round in $(seq 1 "$ROUNDS"); do
     first=""
-    for store in "${STORES[@]}"; do
-        json="$OUT/r$round-$store.json"
-        java -jar "$JAR" "StoreBenchmark.$METHOD\$" -p store="$store" -p keyCount="$KEYS" -t 2 -f 1 \
-            -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff "$json" >"$OUT/r$round-$store.log" 2>&1
+    for spec in "${STORES[@]}"; do
+        name=$spec; jar=$JAR; store=$spec
+        if [[ $spec == *=*:* ]]; then
+            name=${spec%%=*}; rest=${spec#*=}; jar=${rest%:*}; store=${rest##*:}
+        fi
+        json="$OUT/r$round-$name.json"
+        java -jar "$jar" "StoreBenchmark.$METHOD\$" -p store="$store" -p keyCount="$KEYS" -t 2 -f 1 \
+            -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff "$json" >"$OUT/r$round-$name.log" 2>&1
         score=$(python3 - "$json" <<'PY'
 import json, sys
 print(json.load(open(sys.argv[1]))[0]["primaryMetric"]["score"])
@@ -42,6 +50,6 @@ PY
         if [ -z "$first" ]; then
             first=$score
         fi
-        printf '%-6s %-18s %12.2f %10.4f %8.2f\n' "$round" "$store" "$score" "$alloc" "$(python3 -c "print($score / $first)")"
+        printf '%-6s %-18s %12.2f %10.4f %8.2f\n' "$round" "$name" "$score" "$alloc" "$(python3 -c "print($score / $first)")"
     done
 done
