@@ -26,7 +26,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 abstract class ShardStorage extends ShardTable
 {
     /**
-     * Set while {@link #rewrite} runs, so the change is logged as an expiry time rather than a whole value.
+     * Set while {@link #rewrite} runs in a store with a log, so the change is logged as an expiry time rather than a
+     * whole value.
      */
     private boolean expiryOnly;
 
@@ -364,7 +365,13 @@ abstract class ShardStorage extends ShardTable
      */
     void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry, final long expireAt)
     {
-        expiryOnly = true;
+        // Only the log reads the flag: without one it is not set, so that an EXPIRE does not take the shard's cache
+        // line, which every GET and SET reads, from the other CPUs (as acquireWrite's store of the recorder).
+        final boolean logged = changes != null;
+        if (logged)
+        {
+            expiryOnly = true;
+        }
         try
         {
             put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
@@ -372,7 +379,10 @@ abstract class ShardStorage extends ShardTable
         }
         finally
         {
-            expiryOnly = false;
+            if (logged)
+            {
+                expiryOnly = false;
+            }
         }
     }
 
