@@ -79,7 +79,8 @@ abstract class ShardTable
     long removals;
     /**
      * Where the thread holding the write lock logs its changes; {@code null} when the store keeps no log or the
-     * holder's changes need none. Set by {@code acquireWrite} on every acquisition.
+     * holder's changes need none. Set by {@code acquireWrite}, only when the new holder's differs: storing the same
+     * value again would still take this cache line from the CPUs that read the fields beside it.
      */
     ChangeRecorder changes;
     /**
