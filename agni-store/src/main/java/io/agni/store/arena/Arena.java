@@ -23,7 +23,7 @@ import java.util.Arrays;
  * Every method runs under the owning shard's write lock, except {@link #segments()}, which optimistic readers call;
  * they get either the current array or an older one, and validate their stamp before trusting what they read.
  */
-public final class Arena
+public final class Arena extends ArenaCountersPadding
 {
     /**
      * Size of a shard's first regular segment.
@@ -47,26 +47,12 @@ public final class Arena
 
     private final OffHeapMemory memory;
     private final SegmentChoice choice = new SegmentChoice(this);
-    Segment[] segments = new Segment[8];
     private final IntArrayList freeIds = new IntArrayList();
-    int nextId = 1;
-    Segment head;
     /**
-     * Where entries of the main queue are appended, in a store that evicts (docs/eviction.md); {@code null} when
-     * there is none yet, and always in a store that does not evict.
+     * The segment table, which every read loads: in this class, after the padding, so that the counters writers
+     * store to ({@link ArenaCounters}) are not on its cache line.
      */
-    Segment mainHead;
-    Segment spare;
-    private Segment evacuating;
-    private int nextRegularBytes = FIRST_SEGMENT_BYTES;
-    private long heldBytes;
-    private long regularBytes;
-    private long regularLive;
-    private long liveBytes;
-    /**
-     * The count {@link Segment#age} is taken from.
-     */
-    private long ages;
+    Segment[] segments = new Segment[8];
 
     /**
      * An empty arena.

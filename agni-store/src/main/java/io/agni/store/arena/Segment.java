@@ -8,9 +8,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <h2>Concurrency</h2>
  * {@link #used} and {@link #live} are touched only under the owning shard's write lock; optimistic readers read only
- * {@link #buffer} and {@link #id}, which never change.
+ * {@link #buffer} and {@link #id}, which never change. Those are this class's own fields, and the counters writers
+ * store to are its superclasses', with padding between ({@link io.agni.store.memory.LinePadding}): a write into the
+ * segment does not take from another CPU the cache line its next read of the segment loads.
  */
-public final class Segment
+public final class Segment extends SegmentCountersPadding
 {
     /**
      * The segment's id in its arena, from 1.
@@ -24,33 +26,6 @@ public final class Segment
      * Whether this segment holds one large entry.
      */
     public final boolean dedicated;
-    /**
-     * Bytes appended so far.
-     */
-    int used;
-    /**
-     * Bytes of live entries.
-     */
-    int live;
-    /**
-     * Entries written here but not linked into the index yet (setAll, rename): while any, compaction leaves the
-     * segment alone, since it could not find their slots.
-     */
-    int pins;
-    /**
-     * When the segment last became the head, or was given a second chance by eviction, on the arena's count: the
-     * lowest is the oldest, which eviction looks at first.
-     */
-    long age;
-    /**
-     * Live entries here that have an expiry time: where {@code VOLATILE} eviction looks.
-     */
-    int volatileEntries;
-    /**
-     * Whether the segment's entries are in the main queue of a store that evicts (docs/eviction.md), not the small.
-     */
-    boolean main;
-
     Segment(final int id, final UnsafeBuffer buffer, final boolean dedicated)
     {
         this.id = id;

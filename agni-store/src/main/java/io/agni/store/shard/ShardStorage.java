@@ -25,11 +25,6 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 abstract class ShardStorage extends ShardTable
 {
-    /**
-     * Set while {@link #rewrite} runs in a store with a log, so the change is logged as an expiry time rather than a
-     * whole value.
-     */
-    private boolean expiryOnly;
 
     ShardStorage(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {

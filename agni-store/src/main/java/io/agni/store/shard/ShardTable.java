@@ -33,7 +33,7 @@ import java.util.List;
  * a field, so that an optimistic read reaches the table and the arena from the shard itself, without one more
  * dependent load.
  */
-abstract class ShardTable
+abstract class ShardTable extends ShardCountersPadding
 {
     /**
      * Lookup result: the key is not in the table.
@@ -60,34 +60,16 @@ abstract class ShardTable
      * Brings the shard's memory down while the store holds more than a budget lowered at run time.
      */
     final BudgetShrink shrink;
+    /**
+     * The index, which every read loads first: in this class, after the padding, so that the counters writers store
+     * to ({@link ShardCounters}) are not on its cache line.
+     */
     IndexTable table;
-    int count;
-    int expiring;
-    long expired;
-    long rejected;
-    int sweepCursor;
     /**
      * What a write does when the budget refuses it; guarded by the write lock. A policy that evicts by recency keeps
      * read marks in the index ({@link IndexTable#marks}); the sampled ones do not ({@link #tracksReads}).
      */
     EvictionPolicy evictionPolicy = EvictionPolicy.NO_EVICTION;
-    long evicted;
-    /**
-     * Slots removed since the shard was made: a write that held a slot index across an allocation, which may evict
-     * (and so shift slots back), finds its slot again when this moved.
-     */
-    long removals;
-    /**
-     * Where the thread holding the write lock logs its changes; {@code null} when the store keeps no log or the
-     * holder's changes need none. Set by {@code acquireWrite}, only when the new holder's differs: storing the same
-     * value again would still take this cache line from the CPUs that read the fields beside it.
-     */
-    ChangeRecorder changes;
-    /**
-     * Whether the store is being rebuilt from its directory: eviction then takes no entry for expired, since a later
-     * record may extend its time ({@link Evictor}, {@link SampledEviction}).
-     */
-    boolean recovering;
 
     ShardTable(final OffHeapMemory memory, final EpochClock clock, final long seed)
     {
