@@ -57,6 +57,13 @@ public abstract class ShardReads extends ShardStorage
     private static final int OPTIMISTIC_ATTEMPTS = 64;
 
     /**
+     * How many more optimistic attempts a reader then makes with {@link Thread#yield()} between them before it takes
+     * the read lock: as writers do ({@link #WRITE_YIELDS}), since a write that compacts a step or evicts holds the
+     * lock for microseconds, and a reader queued behind it pays a park and a wake-up.
+     */
+    private static final int READ_YIELDS = 64;
+
+    /**
      * The end index of a {@link ByteRange} that selects a whole value (from 0).
      */
     private static final long WHOLE_VALUE_END = -1;
@@ -395,7 +402,8 @@ public abstract class ShardReads extends ShardStorage
 
     /**
      * The general read, for any entry and either destination: up to {@link #OPTIMISTIC_ATTEMPTS} optimistic
-     * attempts with {@link #readSlice}, then one under the read lock; an expired entry found is removed. When it
+     * attempts with {@link #readSlice}, spinning between them, then {@link #READ_YIELDS} more, yielding between
+     * them, then one under the read lock; an expired entry found is removed. When it
      * returns a length, {@code c.entry} describes the entry as the validated (or locked) read saw it.
      *
      * @return as {@link #readRange}.
@@ -406,7 +414,7 @@ public abstract class ShardReads extends ShardStorage
         final MutableDirectBuffer dst, final int dstOffset, final ThreadContext c)
     {
         int r;
-        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++)
+        for (int attempt = 0; attempt < OPTIMISTIC_ATTEMPTS + READ_YIELDS; attempt++)
         {
             final long stamp = lock.tryOptimisticRead();
             if (stamp != 0)
@@ -429,7 +437,14 @@ public abstract class ShardReads extends ShardStorage
                 }
                 return finishRead(r, tag, key, keyOffset, keyLength, c);
             }
-            Thread.onSpinWait();
+            if (attempt < OPTIMISTIC_ATTEMPTS)
+            {
+                Thread.onSpinWait();
+            }
+            else
+            {
+                Thread.yield();
+            }
         }
         final long readStamp = lock.readLock();
         try
