@@ -38,7 +38,7 @@ trap 'rm -rf "$OUT"' EXIT
 # status is not used. (Without valgrind the same close runs in every store test.)
 instructions() {
     valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-        java -XX:+UseSerialGC -Xmx512m -Xbatch -XX:ErrorFile="$OUT/hs_err_%p.log" \
+        java -XX:+UseSerialGC -Xmx512m -XX:MaxDirectMemorySize=2g -Xbatch -XX:ErrorFile="$OUT/hs_err_%p.log" \
         --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
         -cp "${CLASSES:+$CLASSES:}$JAR" io.agni.bench.GetLoop "$1" "$WARMUP" "$2" >"$OUT/run.log" 2>&1 || true
     if ! grep -qx "$(( (WARMUP + $2) * 100 ))" "$OUT/run.log"; then
