@@ -6,6 +6,15 @@ package io.agni.store.arena;
 @SuppressWarnings("unused")
 abstract class SegmentCountersPadding extends SegmentCounters
 {
+    // bytes first in the source, though the JVM places them last: they fill any gap the counters left, where the
+    // JVM would otherwise put a subclass's field (CacheLineLayoutTest)
+    private byte b01;
+    private byte b02;
+    private byte b03;
+    private byte b04;
+    private byte b05;
+    private byte b06;
+    private byte b07;
     private int q00;
     private long q01;
     private long q02;

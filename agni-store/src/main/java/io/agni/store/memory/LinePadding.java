@@ -9,6 +9,8 @@ package io.agni.store.memory;
  * chain of classes orders fields where one class could not (the JVM orders a class's own fields by size). A class
  * that needs readers' fields apart from writers' extends this with a class holding the written fields, then one more
  * padding class, then the class with the fields readers load: {@code Segment}, {@code Arena} and {@code Shard} do.
+ * The JVM may still put a subclass's field into a gap a superclass left, so padding classes begin with fields that
+ * fill such gaps, and {@code CacheLineLayoutTest} checks the offsets.
  * docs/architecture.md ("Cache lines") and docs/experiments/in-process-store.md say why.
  */
 @SuppressWarnings("unused")
