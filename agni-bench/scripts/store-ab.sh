@@ -7,8 +7,9 @@
 #   e.g. agni-bench/scripts/store-ab.sh setOverwrite 1000 4 agni-zc agni-durable-zc chm
 #
 # A STORE of the form NAME=JAR:STORE runs STORE from another build's benchmarks jar under the name NAME, to compare
-# two commits in one interleaved run (copy the first build's jar away before building the second):
-#   agni-bench/scripts/store-ab.sh setOverwrite 1000 5 old=/tmp/old.jar:agni-zc new=$PWD/agni-bench/target/benchmarks.jar:agni-zc
+# two commits in one interleaved run (copy the first build's jar away before building the second; a relative JAR is
+# taken from the repository's root):
+#   agni-bench/scripts/store-ab.sh setOverwrite 1000 5 old=OLD.jar:agni-zc new=agni-bench/target/benchmarks.jar:agni-zc
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -20,10 +21,18 @@ shift 3
 STORES=("$@")
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
-if [ ! -f "$JAR" ]; then
-    echo "no $JAR: run mvn -B -q package -DskipTests first" >&2
-    exit 2
-fi
+for spec in "$JAR" "${STORES[@]}"; do
+    jar=$spec
+    if [[ $spec == *=*:* ]]; then
+        rest=${spec#*=}; jar=${rest%:*}
+    elif [ "$spec" != "$JAR" ]; then
+        continue
+    fi
+    if [ ! -f "$jar" ]; then
+        echo "no $jar: run mvn -B -q package -DskipTests first" >&2
+        exit 2
+    fi
+done
 echo "# $METHOD, $KEYS keys, 2 threads, $ROUNDS rounds; JSON in $OUT"
 printf '%-6s %-18s %12s %10s %8s\n' round store 'ops/us' 'B/op' ratio
 for round in $(seq 1 "$ROUNDS"); do
@@ -35,7 +44,8 @@ for round in $(seq 1 "$ROUNDS"); do
         fi
         json="$OUT/r$round-$name.json"
         java -jar "$jar" "StoreBenchmark.$METHOD\$" -p store="$store" -p keyCount="$KEYS" -t 2 -f 1 \
-            -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff "$json" >"$OUT/r$round-$name.log" 2>&1
+            -wi 3 -w 2s -i 5 -r 2s -prof gc -rf json -rff "$json" >"$OUT/r$round-$name.log" 2>&1 ||
+            { echo "$name failed in round $round: see $OUT/r$round-$name.log" >&2; exit 1; }
         score=$(python3 - "$json" <<'PY'
 import json, sys
 print(json.load(open(sys.argv[1]))[0]["primaryMetric"]["score"])

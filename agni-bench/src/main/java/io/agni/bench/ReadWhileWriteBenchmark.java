@@ -37,8 +37,9 @@ import java.util.concurrent.TimeUnit;
  * arena's and the segments' bookkeeping, and the index and entries of other keys on the same cache lines. JMH
  * reports each method of a group apart; the reads are the figure to compare between builds.
  * <p>
- * Run as {@code java -jar agni-bench/target/benchmarks.jar ReadWhileWriteBenchmark -prof gc}; both threads are set
- * by the groups ({@code -t} does not apply). Keys of 16 bytes, values of 100 bytes, as {@code StoreBenchmark}.
+ * Run as {@code java -jar agni-bench/target/benchmarks.jar ReadWhileWriteBenchmark -prof gc}, without {@code -t}:
+ * each group is its two threads, and a higher thread count makes JMH run several groups, each with a store of its
+ * own, which on two CPUs measures the scheduler. Keys of 16 bytes, values of 100 bytes, as {@code StoreBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

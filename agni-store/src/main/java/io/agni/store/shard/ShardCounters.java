@@ -42,8 +42,8 @@ abstract class ShardCounters extends LinePadding
     long removals;
     /**
      * Where the thread holding the write lock logs its changes; {@code null} when the store keeps no log or the
-     * holder's changes need none. Set by {@code acquireWrite}, only when the new holder's differs: a store keeping
-     * no log then never stores to it.
+     * holder's changes need none. Set when the lock is taken, only when the new holder's differs: a store keeping
+     * no log never stores to it.
      */
     ChangeRecorder changes;
     /**

@@ -50,9 +50,9 @@ public abstract class ShardReads extends ShardStorage
     public static final int TOO_SMALL = -4;
 
     /**
-     * How often a reader retries optimistically (spinning while a writer holds the lock) before it takes the read
-     * lock, which may park it: write sections are a few hundred nanoseconds, a park and wake-up tens of
-     * microseconds.
+     * How often a reader retries optimistically, spinning between tries, before it starts to yield between them
+     * ({@link #READ_YIELDS}) and then takes the read lock, which may park it: write sections are a few hundred
+     * nanoseconds, a park and wake-up tens of microseconds.
      */
     private static final int OPTIMISTIC_ATTEMPTS = 64;
 
@@ -154,14 +154,22 @@ public abstract class ShardReads extends ShardStorage
             lock.unlockWrite(stamp);
             changes.checkWritable();
         }
-        // The holder's way into the log, for every change made until the lock is released (null: not logged).
-        // Stored only when it differs: in a store without a log it never does, and a store on every write would take
-        // the shard's cache line from the CPUs that read its table on every GET and SET.
+        holder(changes);
+        return stamp;
+    }
+
+    /**
+     * Records the lock holder's way into the log, for every change made until the lock is released ({@code null}:
+     * not logged). Stored only when it differs: in a store without a log it never does, and a store on every write
+     * would move the counters' cache line between the CPUs that write this shard, one more transfer for an overwrite
+     * in place, which changes no counter.
+     */
+    private void holder(final ChangeRecorder changes)
+    {
         if (this.changes != changes)
         {
             this.changes = changes;
         }
-        return stamp;
     }
 
     /**
@@ -182,7 +190,7 @@ public abstract class ShardReads extends ShardStorage
         {
             return false;
         }
-        this.changes = changes;
+        holder(changes);
         try
         {
             return evictionPolicy.evicts() && evictor.evictForPeer(requester, length);
@@ -273,7 +281,7 @@ public abstract class ShardReads extends ShardStorage
         {
             stamp = contendedWriteLock();
         }
-        this.changes = changes;
+        holder(changes);
         exclusiveStamp = stamp;
         exclusiveOwner = Thread.currentThread();
     }
