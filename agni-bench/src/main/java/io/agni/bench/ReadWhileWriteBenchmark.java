@@ -20,7 +20,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.ThreadParams;
 
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +35,8 @@ import java.util.concurrent.TimeUnit;
  * read waits for a write only through memory the two share by the store's design or by accident: the shard's, the
  * arena's and the segments' bookkeeping, and the index and entries of other keys on the same cache lines. JMH
  * reports each method of a group apart; the reads are the figure to compare between builds.
+ * <p>
+ * Each thread's key choice and read buffer are {@code StoreBenchmark}'s per-thread state.
  * <p>
  * Run as {@code java -jar agni-bench/target/benchmarks.jar ReadWhileWriteBenchmark -prof gc}, without {@code -t}:
  * each group is its two threads, and a higher thread count makes JMH run several groups, each with a store of its
@@ -62,28 +63,6 @@ public class ReadWhileWriteBenchmark
     private KeySet writeKeys;
     private Value value;
     private OffHeapStore store;
-
-    /**
-     * Per-thread state: the key chooser and the reused read buffer.
-     */
-    @State(Scope.Thread)
-    public static class PerThread
-    {
-        Rng rng;
-        ExpandableDirectByteBuffer dst;
-
-        /**
-         * Seeds the thread's random source from its index, so runs repeat.
-         *
-         * @param params JMH's thread parameters.
-         */
-        @Setup(Level.Trial)
-        public void setUp(final ThreadParams params)
-        {
-            rng = new Rng(0x5eed_1000L + params.getThreadIndex());
-            dst = new ExpandableDirectByteBuffer(2 * StoreBenchmark.VALUE_LENGTH);
-        }
-    }
 
     /**
      * Opens a store with the default shard count and writes both key sets.
@@ -134,7 +113,7 @@ public class ReadWhileWriteBenchmark
     @Benchmark
     @Group("overwrite")
     @GroupThreads(1)
-    public int overwriteRead(final PerThread thread)
+    public int overwriteRead(final StoreBenchmark.PerThread thread)
     {
         return get(readKeys, Rng.index(thread.rng.next(), keyCount), thread.dst);
     }
@@ -147,7 +126,7 @@ public class ReadWhileWriteBenchmark
     @Benchmark
     @Group("overwrite")
     @GroupThreads(1)
-    public void overwriteWrite(final PerThread thread)
+    public void overwriteWrite(final StoreBenchmark.PerThread thread)
     {
         set(writeKeys, Rng.index(thread.rng.next(), keyCount));
     }
@@ -161,7 +140,7 @@ public class ReadWhileWriteBenchmark
     @Benchmark
     @Group("churn")
     @GroupThreads(1)
-    public int churnRead(final PerThread thread)
+    public int churnRead(final StoreBenchmark.PerThread thread)
     {
         return get(readKeys, Rng.index(thread.rng.next(), keyCount), thread.dst);
     }
@@ -175,7 +154,7 @@ public class ReadWhileWriteBenchmark
     @Benchmark
     @Group("churn")
     @GroupThreads(1)
-    public boolean churnWrite(final PerThread thread)
+    public boolean churnWrite(final StoreBenchmark.PerThread thread)
     {
         final int index = Rng.index(thread.rng.next(), keyCount);
         final boolean deleted = store.delete(writeKeys.buffer(), writeKeys.offset(index), writeKeys.keyLength());
