@@ -6,8 +6,8 @@ package io.agni.store.arena;
 @SuppressWarnings("unused")
 abstract class SegmentCountersPadding extends SegmentCounters
 {
-    // bytes first in the source, though the JVM places them last: they fill any gap the counters left, where the
-    // JVM would otherwise put a subclass's field (CacheLineLayoutTest)
+    // the JVM puts a class's small fields into gaps its superclasses left before it appends them: these bytes fill
+    // any gap the counters left, where it would otherwise put a subclass's field (CacheLineLayoutTest)
     private byte b01;
     private byte b02;
     private byte b03;

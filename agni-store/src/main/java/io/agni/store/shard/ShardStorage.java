@@ -360,8 +360,8 @@ abstract class ShardStorage extends ShardTable
      */
     void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry, final long expireAt)
     {
-        // Only the log reads the flag: without one it is not set, so that an EXPIRE does not take the shard's cache
-        // line, which every GET and SET reads, from the other CPUs (as acquireWrite's store of the recorder).
+        // Only the log reads the flag: without one it is not stored, so that an EXPIRE rewritten in place stores
+        // nothing into the shard object (as taking the lock stores no recorder there).
         final boolean logged = changes != null;
         if (logged)
         {
