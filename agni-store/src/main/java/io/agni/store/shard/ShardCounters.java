@@ -52,8 +52,8 @@ abstract class ShardCounters extends LinePadding
      */
     boolean recovering;
     /**
-     * Set while {@link ShardStorage#rewrite} runs in a store with a log, so the change is logged as an expiry time
-     * rather than a whole value.
+     * Set while {@link ShardStorage#rewrite} runs, so the change is logged as an expiry time rather than a whole
+     * value.
      */
     boolean expiryOnly;
 }

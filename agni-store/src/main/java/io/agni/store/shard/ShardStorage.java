@@ -360,13 +360,7 @@ abstract class ShardStorage extends ShardTable
      */
     void rewrite(final int tag, final int i, final EntryCursor e, final boolean hasExpiry, final long expireAt)
     {
-        // Only the log reads the flag: without one it is not stored, so that an EXPIRE rewritten in place stores
-        // nothing into the shard object (as taking the lock stores no recorder there).
-        final boolean logged = changes != null;
-        if (logged)
-        {
-            expiryOnly = true;
-        }
+        expiryOnly = true;
         try
         {
             put(tag, i, e, e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, null, 0, 0,
@@ -374,10 +368,7 @@ abstract class ShardStorage extends ShardTable
         }
         finally
         {
-            if (logged)
-            {
-                expiryOnly = false;
-            }
+            expiryOnly = false;
         }
     }
 
