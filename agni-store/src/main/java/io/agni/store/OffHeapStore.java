@@ -127,7 +127,9 @@ public final class OffHeapStore extends StoreWrites
             throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
         }
         exclusive.refuseInside("checkpoint", name);
-        final ThreadContext c = gate.enter();
+        // a hold, not an operation: the snapshot reads each shard under its lock, and writers' retired memory must
+        // go back to the budget while it runs
+        final ThreadContext c = gate.hold();
         try
         {
             durability.checkpoint();
@@ -138,7 +140,7 @@ public final class OffHeapStore extends StoreWrites
         }
         finally
         {
-            gate.exit(c);
+            gate.release(c);
         }
     }
 
@@ -289,10 +291,12 @@ public final class OffHeapStore extends StoreWrites
      * {@inheritDoc}
      * <p>
      * The cursor holds the shard index in its high 32 bits and a position among that shard's home buckets, in
-     * reverse-binary order, in its low bits (docs/architecture.md, "Scan"). One step visits up to {@code count}
-     * buckets, going on into the next shards when one ends first, so a count above the whole index ends the scan
-     * in one call. A cursor with a bit this store has never returned (a shard it does not have, a bucket bit no
-     * cursor of that shard had) is refused, without a stack trace; every cursor it returned is taken back.
+     * reverse-binary order, in its low bits (docs/architecture.md, "Scan"). As Redis's SCAN, one step stops at the
+     * end of the bucket in which it has seen {@code count} live keys (matching {@code pattern} or not), or after
+     * {@code 10 * count} buckets but at least 4,096, going on into the next shards when one ends first: a default
+     * step (count 10) returns about ten keys when the store has that many. A cursor with a bit this store has never
+     * returned (a shard it does not have, a bucket bit no cursor of that shard had) is refused, without a stack
+     * trace; every cursor it returned is taken back.
      */
     @Override
     public ScanResult scan(final long cursor, final byte[] pattern, final int count)
@@ -301,10 +305,28 @@ public final class OffHeapStore extends StoreWrites
         {
             throw new IllegalArgumentException("count must be at least 1: count=" + count);
         }
+        return scanStep(cursor, pattern, StoreScan.bucketsFor(count), count);
+    }
+
+    /**
+     * A scan step that stops after {@code buckets} buckets however many keys it sees: for tests of the cursor.
+     *
+     * @param cursor  0 to start, else a cursor a step returned.
+     * @param pattern glob pattern or null.
+     * @param buckets the buckets to visit, at least 1.
+     * @return the keys found and the next cursor.
+     */
+    ScanResult scanBuckets(final long cursor, final byte[] pattern, final int buckets)
+    {
+        return scanStep(cursor, pattern, buckets, Integer.MAX_VALUE);
+    }
+
+    private ScanResult scanStep(final long cursor, final byte[] pattern, final int buckets, final int liveKeys)
+    {
         final ThreadContext c = gate.enter();
         try
         {
-            return scan.step(cursor, pattern, count, c);
+            return scan.step(cursor, pattern, buckets, liveKeys, c);
         }
         finally
         {

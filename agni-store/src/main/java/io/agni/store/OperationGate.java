@@ -27,6 +27,14 @@ import java.util.concurrent.locks.LockSupport;
  * retires a buffer fences and reads every context, and a context that was in flight then keeps the buffer until it
  * counts a quiescent point (leaves its outermost operation). Leaving the outermost operation costs one more release
  * store, on the same line; nested operations (depth above 1) only move the depth.
+ * <p>
+ * Work that keeps the store open but reads none of its memory outside a shard's lock (the log's background sync and
+ * spare segments, a checkpoint, whose snapshot reads each shard under its read lock) <em>holds</em> the gate instead
+ * ({@link #hold()}): the same Dekker pairing with {@code closed} on a counter of its own, which close waits for and
+ * reclamation does not read. A buffer is retired only under the write lock of the shard that owned it, after it is
+ * unlinked, so a thread that reads a shard only under that shard's lock never holds a retired buffer. An fsync or a
+ * snapshot of many seconds therefore does not keep the memory that writers retire meanwhile out of the budget (it
+ * did, as an operation: a store at its budget refused writes that eviction had made room for).
  */
 final class OperationGate
 {
@@ -49,6 +57,36 @@ final class OperationGate
     OperationGate(final String name)
     {
         this.name = name;
+    }
+
+    /**
+     * Holds the store open for work that reads its memory only under shard locks, or not at all (class comment):
+     * {@link #close()} waits for it, reclamation does not. Any thread; pair with {@link #release}.
+     *
+     * @return the thread's context, to pass to {@link #release}.
+     * @throws StoreClosedException if the store is closed.
+     */
+    ThreadContext hold()
+    {
+        final ThreadContext c = local.get();
+        c.markHolding();
+        // volatile read after the volatile store, as in enter()
+        if (closed)
+        {
+            c.markReleased();
+            throw new StoreClosedException(name + " is closed");
+        }
+        return c;
+    }
+
+    /**
+     * Ends a {@link #hold()}.
+     *
+     * @param c the context {@link #hold()} returned.
+     */
+    void release(final ThreadContext c)
+    {
+        c.markReleased();
     }
 
     /**
@@ -183,7 +221,7 @@ final class OperationGate
         for (final ThreadContext c : contexts)
         {
             long parkNanos = 1_000;
-            while (c.inFlight() != 0)
+            while (c.inFlight() != 0 || c.holding() != 0)
             {
                 LockSupport.parkNanos(parkNanos);
                 parkNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(1), parkNanos * 2);

@@ -27,6 +27,11 @@ import java.util.concurrent.locks.LockSupport;
  * for snapshots, shard by shard under each shard's read lock (every shard at once for a snapshot with no log behind
  * it). Runs the checkpoints asked for in the background on a thread of their own, one at a time, and reports their
  * status.
+ * <p>
+ * Its background threads and checkpoints <em>hold</em> the store's gate rather than enter it as operations
+ * ({@code OperationGate.hold}): close waits for them, but the memory writers retire meanwhile goes back to the
+ * budget. That is sound only because nothing here reads the store's memory outside a shard's lock: the snapshot
+ * walks each shard under its read lock, and a buffer is retired only under the write lock of its shard.
  */
 final class StoreDurability implements PersistentState
 {
@@ -119,7 +124,7 @@ final class StoreDurability implements PersistentState
             final ThreadContext c;
             try
             {
-                c = gate.enter();
+                c = gate.hold();
             }
             catch (final StoreClosedException ex)
             {
@@ -158,7 +163,7 @@ final class StoreDurability implements PersistentState
             }
             finally
             {
-                gate.exit(c);
+                gate.release(c);
             }
         }
     }
@@ -208,7 +213,7 @@ final class StoreDurability implements PersistentState
             final ThreadContext c;
             try
             {
-                c = gate.enter();
+                c = gate.hold();
             }
             catch (final StoreClosedException ex)
             {
@@ -225,7 +230,7 @@ final class StoreDurability implements PersistentState
             }
             finally
             {
-                gate.exit(c);
+                gate.release(c);
             }
         }
         finally

@@ -20,6 +20,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * before may have bits the table does not have now, and {@link Shard#scan} takes it as Redis's {@code dictScan}
  * does, by its low bits.
  *
+ * <h2>Count</h2>
+ * As Redis's {@code SCAN}: a step stops once it has seen {@code count} live keys (matching the pattern or not), at
+ * the end of a bucket, or after {@code 10 * count} buckets but at least {@link #MIN_BUCKETS}, whichever comes first.
+ * So a step's work is bounded however sparse the index is (an empty bucket costs one load), and a default step
+ * (count 10) returns about ten keys when the store holds that many: a small store's index has far more buckets than
+ * keys (16 slots per shard to start with, 8 shards on 2 cores), where Redis's table has about one per key.
+ *
  * <h2>Validation</h2>
  * The store records, per shard, the union of the bits of every bucket cursor it has returned for that shard. A
  * cursor is refused, with an {@link InvalidCursorException} that carries no stack trace, unless its shard index is
@@ -35,6 +42,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class StoreScan
 {
     private static final long BUCKET_MASK = 0xFFFF_FFFFL;
+    /**
+     * The buckets a step may visit per key of its count: Redis's bound on the empty buckets one SCAN call walks.
+     */
+    static final int BUCKETS_PER_KEY = 10;
+    /**
+     * The buckets a step may visit whatever its count: every bucket of a new store's tables at the largest default
+     * shard count (256 shards of 16), a few microseconds of empty loads.
+     */
+    static final int MIN_BUCKETS = 4096;
 
     private final Shard[] shards;
     private final AtomicLongArray returnedBits;
@@ -50,12 +66,14 @@ final class StoreScan
      *
      * @param cursor  0 to start, else a cursor a step returned.
      * @param pattern glob pattern or null.
-     * @param count   buckets to visit at most, at least 1.
+     * @param buckets  the buckets to visit at most, at least 1.
+     * @param liveKeys after how many live keys to stop, at the end of a bucket; at least 1.
      * @param c       the caller's context.
      * @return the keys found and the next cursor.
      * @throws InvalidCursorException if the store could not have returned {@code cursor}.
      */
-    ScanResult step(final long cursor, final byte[] pattern, final int count, final ThreadContext c)
+    ScanResult step(
+        final long cursor, final byte[] pattern, final int buckets, final int liveKeys, final ThreadContext c)
     {
         if (!couldHaveReturned(cursor))
         {
@@ -64,26 +82,39 @@ final class StoreScan
         int shardIndex = (int)(cursor >>> 32);
         final List<byte[]> keys = new ArrayList<>();
         long bucket = cursor & BUCKET_MASK;
-        int budget = count;
+        int bucketsLeft = buckets;
+        int keysLeft = liveKeys;
         while (true)
         {
-            final long next = shards[shardIndex].scan(bucket, budget, pattern, keys, c);
+            final long next = shards[shardIndex].scan(bucket, bucketsLeft, keysLeft, pattern, keys, c);
             if (next != 0)
             {
                 record(shardIndex, next);
                 return new ScanResult(((long)shardIndex << 32) | next, keys);
             }
-            budget -= c.scannedBuckets;
+            bucketsLeft -= c.scannedBuckets;
+            keysLeft -= c.scannedKeys;
             if (++shardIndex == shards.length)
             {
                 return new ScanResult(0, keys);
             }
             bucket = 0;
-            if (budget <= 0)
+            if (bucketsLeft <= 0 || keysLeft <= 0)
             {
                 return new ScanResult((long)shardIndex << 32, keys);
             }
         }
+    }
+
+    /**
+     * The buckets a step of {@code count} may visit (class comment).
+     *
+     * @param count the step's count, at least 1.
+     * @return buckets.
+     */
+    static int bucketsFor(final int count)
+    {
+        return (int)Math.min(Integer.MAX_VALUE, Math.max(MIN_BUCKETS, (long)count * BUCKETS_PER_KEY));
     }
 
     /**

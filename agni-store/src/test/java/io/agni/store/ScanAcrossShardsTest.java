@@ -16,9 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One scan step does about {@code count} buckets of work whatever the shard boundaries: it continues into the next
- * shards when one ends early, so a count above the whole index ends the scan in one call, as Redis's SCAN does for
- * a small keyspace (docs/architecture.md, "Scan").
+ * One scan step does its work whatever the shard boundaries: it continues into the next shards when one ends early,
+ * so a step that may visit every bucket ends the scan in one call, as Redis's SCAN does for a small keyspace
+ * (docs/architecture.md, "Scan"). Its count, as Redis's, is about the keys it looks at: it stops at the end of the
+ * bucket in which it has seen that many, or after ten buckets per key of it (at least 4,096).
  */
 class ScanAcrossShardsTest
 {
@@ -36,7 +37,7 @@ class ScanAcrossShardsTest
                 expected.add(ByteArrayKey.of("key:" + i));
             }
 
-            final ScanResult result = store.scan(0, null, 1000);
+            final ScanResult result = store.scanBuckets(0, null, 1000);
 
             assertEquals(0, result.cursor());
             assertEquals(expected, keys(result));
@@ -51,13 +52,13 @@ class ScanAcrossShardsTest
         {
             final int buckets = bucketsOfFirstShard(store);
 
-            assertEquals(1L << 32, store.scan(0, null, buckets).cursor(), "the first shard exactly");
-            final long intoSecond = store.scan(0, null, buckets + 1).cursor();
+            assertEquals(1L << 32, store.scanBuckets(0, null, buckets).cursor(), "the first shard exactly");
+            final long intoSecond = store.scanBuckets(0, null, buckets + 1).cursor();
             assertEquals(1, intoSecond >>> 32, "one bucket into the second shard");
             assertNotEquals(0, intoSecond & 0xFFFF_FFFFL);
-            assertEquals(3L << 32, store.scan(1L << 32, null, 2 * buckets).cursor(), "from the second shard");
-            assertNotEquals(0, store.scan(0, null, SHARDS * buckets - 1).cursor(), "one bucket short of the end");
-            assertEquals(0, store.scan(0, null, SHARDS * buckets).cursor(), "every bucket");
+            assertEquals(3L << 32, store.scanBuckets(1L << 32, null, 2 * buckets).cursor(), "from the second shard");
+            assertNotEquals(0, store.scanBuckets(0, null, SHARDS * buckets - 1).cursor(), "one bucket short of the end");
+            assertEquals(0, store.scanBuckets(0, null, SHARDS * buckets).cursor(), "every bucket");
         }
     }
 
@@ -81,7 +82,7 @@ class ScanAcrossShardsTest
             do
             {
                 final long before = cursor >>> 32;
-                final ScanResult result = store.scan(cursor, null, 100);
+                final ScanResult result = store.scanBuckets(cursor, null, 100);
                 found.addAll(keys(result));
                 cursor = result.cursor();
                 if (crossedIntoAnotherShard(before, cursor))
@@ -104,14 +105,69 @@ class ScanAcrossShardsTest
     }
 
     @Test
+    void aDefaultStepOfAStoreOfTwelveKeysReturnsAtLeastTenOfThem()
+    {
+        // 8 shards (the default on 2 cores) of 16 slots: 128 buckets for 12 keys. Counting buckets, a step of 10
+        // returned about one key, and often none.
+        try (OffHeapStore store = TestStores.builder(8, TestStores.clock()).build())
+        {
+            for (int i = 0; i < 12; i++)
+            {
+                store.set(bytes("key:" + i), bytes("v"));
+            }
+            final ScanResult first = store.scan(0, null, 10);
+            assertTrue(first.keys().size() >= 10, () -> first.keys().size() + " keys");
+            final Set<ByteArrayKey> found = new TreeSet<>(keys(first));
+            if (first.cursor() != 0)
+            {
+                final ScanResult second = store.scan(first.cursor(), null, 10);
+                assertEquals(0, second.cursor(), "two steps walk twelve keys");
+                found.addAll(keys(second));
+            }
+            assertEquals(12, found.size());
+        }
+    }
+
+    @Test
+    void aStepStopsAtTheEndOfTheBucketInWhichItHasSeenCountKeysMatchingOrNot()
+    {
+        try (OffHeapStore store = TestStores.builder(SHARDS, TestStores.clock()).build())
+        {
+            for (int i = 0; i < 10_000; i++)
+            {
+                store.set(bytes("key:" + i), bytes("v"));
+            }
+            final ScanResult all = store.scan(0, null, 10);
+            assertNotEquals(0, all.cursor());
+            // a bucket holds the keys whose home it is: a few at most at this table's load
+            assertTrue(all.keys().size() >= 10 && all.keys().size() < 30, () -> all.keys().size() + " keys");
+
+            final ScanResult none = store.scan(0, bytes("nomatch*"), 10);
+            assertNotEquals(0, none.cursor(), "keys that do not match count too: the step's work is bounded");
+            assertEquals(0, none.keys().size());
+        }
+    }
+
+    @Test
+    void aDefaultStepOverAnEmptyStoreOfSixtyFourShardsEndsTheScan()
+    {
+        try (OffHeapStore store = TestStores.builder(64, TestStores.clock()).build())
+        {
+            final ScanResult result = store.scan(0, null, 10);
+            assertEquals(0, result.cursor(), "1,024 empty buckets are within a step's 4,096");
+            assertEquals(0, result.keys().size());
+        }
+    }
+
+    @Test
     void aCursorNamingAShardTheStoreDoesNotHaveIsRefused()
     {
         try (OffHeapStore store = TestStores.builder(SHARDS, TestStores.clock()).build())
         {
             final InvalidCursorException ex =
-                assertThrows(InvalidCursorException.class, () -> store.scan((long)SHARDS << 32, null, 1000));
+                assertThrows(InvalidCursorException.class, () -> store.scanBuckets((long)SHARDS << 32, null, 1000));
             assertEquals("invalid cursor: " + ((long)SHARDS << 32), ex.getMessage());
-            assertThrows(InvalidCursorException.class, () -> store.scan(-1L, null, 1000));
+            assertThrows(InvalidCursorException.class, () -> store.scanBuckets(-1L, null, 1000));
         }
     }
 
@@ -138,7 +194,7 @@ class ScanAcrossShardsTest
         int buckets = 0;
         do
         {
-            cursor = store.scan(cursor, null, 1).cursor();
+            cursor = store.scanBuckets(cursor, null, 1).cursor();
             buckets++;
             assertTrue(buckets < 1 << 20, "the first shard did not end");
         }

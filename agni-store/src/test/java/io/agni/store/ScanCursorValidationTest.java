@@ -37,16 +37,17 @@ class ScanCursorValidationTest
                 final long cursor = 1L << bit;
                 if (bit == 32 || bit == 33)
                 {
-                    store.scan(cursor, null, 1);
+                    store.scanBuckets(cursor, null, 1);
                 }
                 else
                 {
                     final InvalidCursorException ex =
-                        assertThrows(InvalidCursorException.class, () -> store.scan(cursor, null, 1), "bit " + bit);
+                        assertThrows(InvalidCursorException.class, () -> store.scanBuckets(cursor, null, 1),
+                            "bit " + bit);
                     assertEquals("invalid cursor: " + Long.toUnsignedString(cursor), ex.getMessage());
                 }
             }
-            assertEquals(1, store.scan(0, null, 1000).keys().size());
+            assertEquals(1, store.scanBuckets(0, null, 1000).keys().size());
         }
     }
 
@@ -64,7 +65,7 @@ class ScanCursorValidationTest
             long cursor = 0;
             do
             {
-                cursor = store.scan(cursor, null, 7).cursor();
+                cursor = store.scanBuckets(cursor, null, 7).cursor();
                 returned.add(cursor);
                 returnedBits[(int)(cursor >>> 32)] |= cursor & BUCKET_MASK;
             }
@@ -75,7 +76,7 @@ class ScanCursorValidationTest
             int taken = 0;
             for (final long c : returned)
             {
-                store.scan(c, null, 1);
+                store.scanBuckets(c, null, 1);
                 for (int bit = 0; bit < 64; bit++)
                 {
                     final long flipped = c ^ (1L << bit);
@@ -84,12 +85,12 @@ class ScanCursorValidationTest
                         shard < SHARDS && ((flipped & BUCKET_MASK) & ~returnedBits[(int)shard]) == 0;
                     if (couldHaveReturned)
                     {
-                        store.scan(flipped, null, 1);
+                        store.scanBuckets(flipped, null, 1);
                         taken++;
                     }
                     else
                     {
-                        assertThrows(InvalidCursorException.class, () -> store.scan(flipped, null, 1),
+                        assertThrows(InvalidCursorException.class, () -> store.scanBuckets(flipped, null, 1),
                             () -> "cursor " + Long.toHexString(flipped));
                         refused++;
                     }
@@ -108,11 +109,11 @@ class ScanCursorValidationTest
             {
                 store.set(bytes("before:" + i), bytes("v"));
             }
-            final long early = store.scan(0, null, 3).cursor();
+            final long early = store.scanBuckets(0, null, 3).cursor();
             long late = early;
             for (int i = 0; i < 200; i++)
             {
-                late = store.scan(late, null, 3).cursor();
+                late = store.scanBuckets(late, null, 3).cursor();
             }
             assertTrue(early != 0 && late != 0 && late != early, "two cursors inside the one shard's scan");
 
@@ -120,8 +121,8 @@ class ScanCursorValidationTest
             {
                 store.set(bytes("grown:" + i), bytes("v"));
             }
-            store.scan(early, null, 3);
-            store.scan(late, null, 3);
+            store.scanBuckets(early, null, 3);
+            store.scanBuckets(late, null, 3);
 
             store.clear();
             store.set(bytes("after"), bytes("v"));
@@ -129,7 +130,7 @@ class ScanCursorValidationTest
             long cursor = late;
             do
             {
-                final ScanResult result = store.scan(cursor, null, 3);
+                final ScanResult result = store.scanBuckets(cursor, null, 3);
                 result.keys().forEach(k -> found.add(new ByteArrayKey(k)));
                 cursor = result.cursor();
             }
@@ -144,7 +145,7 @@ class ScanCursorValidationTest
         try (OffHeapStore store = TestStores.builder(SHARDS, TestStores.clock()).build())
         {
             final InvalidCursorException ex =
-                assertThrows(InvalidCursorException.class, () -> store.scan(1L << 31, null, 10));
+                assertThrows(InvalidCursorException.class, () -> store.scanBuckets(1L << 31, null, 10));
 
             assertEquals(0, ex.getStackTrace().length);
         }

@@ -580,18 +580,21 @@ public final class Shard extends ShardReads
      *
      * @param bucketCursor where to continue, 0 to start.
      * @param buckets      how many buckets to visit at most, at least 1.
+     * @param liveKeys     after how many live keys (matching the pattern or not) to stop, at the end of a bucket;
+     *                     at least 1.
      * @param pattern      glob pattern or null.
      * @param keys         where found keys are added.
-     * @param c            the caller's context; its {@code scannedBuckets} is set to the buckets visited.
+     * @param c            the caller's context; its {@code scannedBuckets} and {@code scannedKeys} are set to the
+     *                     buckets visited and the live keys seen.
      * @return the next bucket cursor, 0 when this shard is done.
      */
-    public long scan(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
-        final ThreadContext c)
+    public long scan(final long bucketCursor, final int buckets, final int liveKeys, final byte[] pattern,
+        final List<byte[]> keys, final ThreadContext c)
     {
         final long stamp = lockRead();
         try
         {
-            return scanLocked(bucketCursor, buckets, pattern, keys, c);
+            return scanLocked(bucketCursor, buckets, liveKeys, pattern, keys, c);
         }
         finally
         {

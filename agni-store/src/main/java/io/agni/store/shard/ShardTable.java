@@ -257,15 +257,17 @@ abstract class ShardTable extends ShardCountersPadding
      *
      * @param bucketCursor where to continue, 0 to start.
      * @param buckets      how many buckets to visit at most, at least 1.
+     * @param liveKeys     after how many live keys to stop, at the end of a bucket; at least 1.
      * @param pattern      glob pattern or null.
      * @param keys         where found keys are added.
-     * @param c            the caller's context; its {@code scannedBuckets} is set to the buckets visited.
+     * @param c            the caller's context; its {@code scannedBuckets} and {@code scannedKeys} are set.
      * @return the next bucket cursor, 0 when this shard is done.
      */
-    long scanLocked(final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
-        final ThreadContext c)
+    long scanLocked(final long bucketCursor, final int buckets, final int liveKeys, final byte[] pattern,
+        final List<byte[]> keys, final ThreadContext c)
     {
-        return TableWalks.scan(table, arena.segments(), clock.time(), bucketCursor, buckets, pattern, keys, c);
+        return TableWalks.scan(
+            table, arena.segments(), clock.time(), bucketCursor, buckets, liveKeys, pattern, keys, c);
     }
 
     /**

@@ -29,20 +29,23 @@ final class TableWalks
      * @param now          the time entries are judged expired at.
      * @param bucketCursor where to continue, 0 to start.
      * @param buckets      how many buckets to visit at most, at least 1.
+     * @param liveKeys     after how many live keys (matching or not) to stop, at the end of a bucket; at least 1.
      * @param pattern      glob pattern or null.
      * @param keys         where found keys are added.
-     * @param c            the caller's context; its {@code scannedBuckets} is set to the buckets visited.
+     * @param c            the caller's context; its {@code scannedBuckets} and {@code scannedKeys} are set to the
+     *                     buckets visited and the live keys seen.
      * @return the next bucket cursor, 0 when this shard is done.
      */
     static long scan(
         final IndexTable t, final Segment[] segments, final long now,
-        final long bucketCursor, final int buckets, final byte[] pattern, final List<byte[]> keys,
+        final long bucketCursor, final int buckets, final int liveKeys, final byte[] pattern, final List<byte[]> keys,
         final ThreadContext c)
     {
         final EntryCursor e = c.entry;
         final long mask = t.mask;
         long v = bucketCursor;
         int visited = 0;
+        int seen = 0;
         do
         {
             final int bucket = (int)(v & mask);
@@ -57,12 +60,15 @@ final class TableWalks
                     {
                         throw ShardTable.corrupt("entry unreadable in scan");
                     }
-                    if (!e.isExpired(now) &&
-                        (pattern == null || GlobMatcher.matches(pattern, e.buffer, e.keyOffset, e.keyLength)))
+                    if (!e.isExpired(now))
                     {
-                        final byte[] k = new byte[e.keyLength];
-                        e.buffer.getBytes(e.keyOffset, k);
-                        keys.add(k);
+                        seen++;
+                        if (pattern == null || GlobMatcher.matches(pattern, e.buffer, e.keyOffset, e.keyLength))
+                        {
+                            final byte[] k = new byte[e.keyLength];
+                            e.buffer.getBytes(e.keyOffset, k);
+                            keys.add(k);
+                        }
                     }
                 }
                 i = (i + 1) & t.mask;
@@ -73,8 +79,9 @@ final class TableWalks
             v = Long.reverse(v);
             visited++;
         }
-        while (v != 0 && visited < buckets);
+        while (v != 0 && visited < buckets && seen < liveKeys);
         c.scannedBuckets = visited;
+        c.scannedKeys = seen;
         return v;
     }
 

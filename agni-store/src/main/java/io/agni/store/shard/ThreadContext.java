@@ -11,7 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <h2>Concurrency</h2>
  * Every field is written only by the owning thread. The in-flight marker and the count of quiescent points it
- * inherits from {@link ReaderState} are what {@code OperationGate} (close) and reclamation read; {@link #hits} and
+ * inherits from {@link ReaderState} are what {@code OperationGate} (close) and reclamation read, the count of holds
+ * what close alone reads (volatile store by the owner, volatile read by the closer); {@link #hits} and
  * {@link #misses} are plain counters that {@code stats()} reads racily (a snapshot may be a few operations old,
  * never torn on a 64-bit JVM).
  */
@@ -64,6 +65,10 @@ public final class ThreadContext extends ReaderState
      */
     public int scannedBuckets;
     /**
+     * The live keys the last {@code Shard.scan} step saw, matching its pattern or not.
+     */
+    public int scannedKeys;
+    /**
      * Reads that found a live entry.
      */
     public long hits;
@@ -72,9 +77,42 @@ public final class ThreadContext extends ReaderState
      */
     public long misses;
     /**
+     * The owner's holds of the store ({@code OperationGate.hold}) that have not ended: work that keeps the store open
+     * without reading its memory outside a shard's lock.
+     */
+    private volatile int holding;
+
+    /**
      * A context for the current thread.
      */
     public ThreadContext()
     {
+    }
+
+    /**
+     * Marks one more hold (a volatile store, which the caller follows with a volatile read of the gate's closed
+     * flag). The owning thread.
+     */
+    public void markHolding()
+    {
+        holding = holding + 1;
+    }
+
+    /**
+     * Marks one hold ended. The owning thread.
+     */
+    public void markReleased()
+    {
+        holding = holding - 1;
+    }
+
+    /**
+     * The owner's holds now. Any thread.
+     *
+     * @return the count; {@code 0} when it holds the store in no way.
+     */
+    public int holding()
+    {
+        return holding;
     }
 }
