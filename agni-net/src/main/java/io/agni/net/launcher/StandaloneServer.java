@@ -172,11 +172,12 @@ final class StandaloneServer implements AutoCloseable
     {
         final long budget = store.stats().budgetBytes();
         final String host = server.localAddress().getAddress().getHostAddress();
-        LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} byte off-heap budget, " +
-            "maxmemory-policy {}, {} byte client memory limit, durability {}, pid {}", ServerMain.version(),
-            host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, budget,
+        // sizes as --help prints them and --max-memory takes them (5004mb), the same unit in both places
+        LOG.info("agni-server {} ready to accept connections on {}:{}: {} shards, {} off-heap budget, " +
+            "maxmemory-policy {}, {} client memory limit, durability {}, pid {}", ServerMain.version(),
+            host.indexOf(':') >= 0 ? "[" + host + "]" : host, server.port(), shards, MemorySize.format(budget),
             memoryPolicy != null ? memoryPolicy : MemoryPolicy.defaultName(store.evictionPolicy()),
-            memory.maxClientMemory, durabilityText(), ProcessHandle.current().pid());
+            MemorySize.format(memory.maxClientMemory), durabilityText(), ProcessHandle.current().pid());
         for (final String warning : memory.warnings)
         {
             LOG.warn(warning);
