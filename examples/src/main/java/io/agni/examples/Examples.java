@@ -9,7 +9,8 @@ import java.util.Arrays;
  */
 public final class Examples
 {
-    private static final String LIST = "EmbeddedQuickstart, ServeOverTcp [port [seconds]], RemoteClient [host [port]]";
+    private static final String LIST =
+        "EmbeddedQuickstart, DurableQuickstart [directory], ServeOverTcp [port [seconds]], RemoteClient [host [port]]";
 
     private Examples()
     {
@@ -27,6 +28,9 @@ public final class Examples
         {
             case "EmbeddedQuickstart":
                 EmbeddedQuickstart.main(rest);
+                break;
+            case "DurableQuickstart":
+                DurableQuickstart.main(rest);
                 break;
             case "ServeOverTcp":
                 ServeOverTcp.main(rest);

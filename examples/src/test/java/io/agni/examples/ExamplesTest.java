@@ -5,10 +5,12 @@ import io.agni.net.AgniClient;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +35,17 @@ class ExamplesTest
         final String output = captureOutput(() -> EmbeddedQuickstart.main(new String[0]));
         assertWalkThrough(output);
         assertTrue(output.endsWith("closed the store: its off-heap memory is freed" + System.lineSeparator()), output);
+    }
+
+    @Test
+    void durableQuickstartCountsItsRunsAcrossRestarts(@TempDir final Path directory)
+    {
+        final String[] args = {directory.resolve("data").toString()};
+        final String first = captureOutput(() -> DurableQuickstart.main(args));
+        assertTrue(first.contains("run 1 written") && first.contains("reopened: runs = 1, greeting = hello"), first);
+        final String second = captureOutput(() -> DurableQuickstart.main(args));
+        assertTrue(second.contains("run 2 written") && second.contains("reopened: runs = 2, greeting = hello"),
+            second);
     }
 
     @Test
