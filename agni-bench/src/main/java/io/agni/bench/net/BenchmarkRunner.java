@@ -10,7 +10,9 @@ import io.agni.bench.net.load.LoadRun;
 import io.agni.bench.net.load.RunMeasurement;
 import io.agni.bench.net.load.RunSettings;
 import io.agni.bench.net.report.BenchmarkResults;
+import io.agni.bench.net.cpu.MachineLoad;
 import io.agni.bench.net.report.Environment;
+import io.agni.bench.net.report.Quietness;
 import io.agni.bench.net.report.Format;
 import io.agni.bench.net.report.Method;
 import io.agni.bench.net.report.RunResult;
@@ -102,6 +104,11 @@ public final class BenchmarkRunner
         throws InterruptedException
     {
         final Environment environment = Environment.capture(Targets.buildRepository().orElse(null));
+        final double loadAverage = MachineLoad.loadAverage();
+        final MachineLoad.Ticks beforeStart = MachineLoad.read();
+        // a second with nothing of the run going on: what the CPUs do meanwhile is other work
+        Thread.sleep(1_000);
+        final MachineLoad.Ticks atStart = MachineLoad.read();
         final Instant started = Instant.now();
         final List<Target> made = new ArrayList<>();
         for (final TargetSpec spec : plan.targets())
@@ -175,9 +182,13 @@ public final class BenchmarkRunner
                 restore(self, ownCpus);
             }
         }
+        final MachineLoad.Ticks atEnd = MachineLoad.read();
+        final Quietness quietness = new Quietness(environment.cores(), loadAverage,
+            beforeStart != null && atStart != null ? atStart.busyPercentSince(beforeStart) : -1,
+            atStart != null && atEnd != null ? atEnd.stealPercentSince(atStart) : -1);
         return new BenchmarkResults(environment, arguments, flags, method, infos,
             plan.cases().stream().map(BenchmarkPlan.Case::name).toList(), plan.rounds(), runs, started, Instant.now(),
-            failure);
+            failure, quietness);
     }
 
     private void warmupRound(final List<Target> made, final List<InetSocketAddress> addresses)

@@ -21,6 +21,7 @@ import java.util.Map;
  * @param started     when the benchmark began.
  * @param finished    when it ended.
  * @param failure     why it stopped early, or null if it completed.
+ * @param quietness   whether the machine was quiet: the load and steal that make the figures less reliable.
  */
 public record BenchmarkResults(
     Environment environment,
@@ -33,7 +34,8 @@ public record BenchmarkResults(
     List<RunResult> runs,
     Instant started,
     Instant finished,
-    String failure)
+    String failure,
+    Quietness quietness)
 {
     /**
      * Copies the collections.

@@ -54,6 +54,11 @@ public final class HtmlReport
             html.append("<p class=\"fail\">The benchmark failed: ").append(Html.escape(results.failure()))
                 .append("</p>\n");
         }
+        final String warning = results.quietness().warning();
+        if (warning != null)
+        {
+            html.append("<p class=\"fail\" id=\"not-quiet\">").append(Html.escape(warning)).append("</p>\n");
+        }
         html.append("<p>").append(Html.escape(results.method().describe())).append("</p>\n");
         html.append("<p>Targets run interleaved in each round; ratios are taken round by round (A / B within a ")
             .append("round) and the median of them is shown. Requests per server CPU-second is what a request ")

@@ -35,6 +35,7 @@ public final class JsonReport
         json.field("status", results.failure() == null ? "completed" : "failed").field("failure", results.failure());
         json.field("started", results.started().toString()).field("finished", results.finished().toString());
         environment(json, results.environment());
+        quietness(json, results.quietness());
         json.name("arguments").beginArray();
         results.arguments().forEach(json::value);
         json.endArray();
@@ -53,6 +54,19 @@ public final class JsonReport
         runs(json, results);
         summary(json, Summary.of(results), results.method().placement().shared());
         return json.endObject().toString();
+    }
+
+    private static void quietness(final JsonWriter json, final Quietness quietness)
+    {
+        json.name("quietness").beginObject()
+            .field("loadAverage1", quietness.loadAverage())
+            .field("busyBeforeStartPercent", quietness.busyAtStartPercent())
+            .field("stealPercent", quietness.stealPercent())
+            .field("quiet", quietness.warnings().isEmpty());
+        json.name("warnings").beginArray();
+        quietness.warnings().forEach(json::value);
+        json.endArray();
+        json.endObject();
     }
 
     private static void environment(final JsonWriter json, final Environment env)

@@ -24,6 +24,11 @@ public final class TerminalTable
     {
         final Summary summary = Summary.of(results);
         final StringBuilder out = new StringBuilder();
+        final String warning = results.quietness().warning();
+        if (warning != null)
+        {
+            out.append("WARNING: ").append(warning).append("\n\n");
+        }
         out.append(results.method().describe()).append("\n\n");
         final List<String[]> rows = new ArrayList<>();
         rows.add(new String[]{"workload", "target", "tool", "rounds", "median req/s", "min - max req/s",

@@ -29,6 +29,7 @@ final class ResultsFixture
     private Method method = METHOD;
     private final List<String> workloads = new ArrayList<>();
     private final List<RunResult> runs = new ArrayList<>();
+    private Quietness quietness = Quietness.UNKNOWN;
     private final int rounds;
 
     ResultsFixture(final int rounds)
@@ -83,6 +84,12 @@ final class ResultsFixture
         return this;
     }
 
+    ResultsFixture quietness(final Quietness quietness)
+    {
+        this.quietness = quietness;
+        return this;
+    }
+
     BenchmarkResults build(final String failure)
     {
         final Map<String, String> flags = new LinkedHashMap<>();
@@ -92,6 +99,6 @@ final class ResultsFixture
         return new BenchmarkResults(new Environment(2, 24L << 30, "AMD EPYC", "Linux 6 amd64", "1.00 2.00 3.00",
             "Debian 17.0.15", "abc1234"), List.of("-c", "50", "--agni-jvm-opts", "-Xmx1g \"quoted\", <tag> & more"),
             flags, method, targets, workloads, rounds, runs, Instant.parse("2026-11-30T10:00:00Z"),
-            Instant.parse("2026-11-30T10:02:00Z"), failure);
+            Instant.parse("2026-11-30T10:02:00Z"), failure, quietness);
     }
 }
