@@ -16,8 +16,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@value #STEPS_PER_TICK} steps per shard while more than a quarter of the slots examined held expired entries.
  *
  * <h2>Concurrency</h2>
- * The thread enters the store's {@link OperationGate} for each tick like any operation, so {@code close()} waits
- * for a tick in progress; it leaves when it finds the gate closed. After each tick, outside the gate, it frees the
+ * The thread holds the store's {@link OperationGate} for each tick ({@code OperationGate.hold}), so {@code close()}
+ * waits for a tick in progress; it leaves when it finds the gate closed. A hold, not an operation: the sweep reads a
+ * shard only under its write lock, and as an operation a tick kept every buffer that writers retired while it waited
+ * for a shard's lock in the budget, so a write evicting at the budget in that shard could be refused the memory it
+ * had just freed. After each tick, outside the gate, it frees the
  * retired buffers no reader can reach any more ({@link OffHeapMemory#reclaim()}), so that memory retired just
  * before a store goes idle does not wait for its next write. {@link #stop()} is for the closing thread.
  *
@@ -105,7 +108,7 @@ final class ExpirySweeper
             final ThreadContext c;
             try
             {
-                c = gate.enter();
+                c = gate.hold();
             }
             catch (final StoreClosedException ex)
             {
@@ -123,7 +126,7 @@ final class ExpirySweeper
             }
             finally
             {
-                gate.exit(c);
+                gate.releaseAfterWrites(c);
             }
             memory.reclaim();
         }

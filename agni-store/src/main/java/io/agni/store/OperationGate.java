@@ -29,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * store, on the same line; nested operations (depth above 1) only move the depth.
  * <p>
  * Work that keeps the store open but reads none of its memory outside a shard's lock (the log's background sync and
- * spare segments, a checkpoint, whose snapshot reads each shard under its read lock) <em>holds</em> the gate instead
+ * spare segments, a checkpoint, whose snapshot reads each shard under its read lock, the expiry sweep, which works
+ * under each shard's write lock in turn) <em>holds</em> the gate instead
  * ({@link #hold()}): the same Dekker pairing with {@code closed} on a counter of its own, which close waits for and
  * reclamation does not read. A buffer is retired only under the write lock of the shard that owned it, after it is
  * unlinked, so a thread that reads a shard only under that shard's lock never holds a retired buffer. An fsync or a
@@ -87,6 +88,27 @@ final class OperationGate
     void release(final ThreadContext c)
     {
         c.markReleased();
+    }
+
+    /**
+     * Ends a {@link #hold()} in which the thread logged changes (the expiry sweep's deletes): first waits for their
+     * records to be on the device where an operation would ({@code PARANOID}), as {@link #exit} does.
+     *
+     * @param c the context {@link #hold()} returned.
+     */
+    void releaseAfterWrites(final ThreadContext c)
+    {
+        try
+        {
+            if (awaitDurable && c.inFlight() == 0 && c.holding() == 1 && !c.deferDurability && c.changes != null)
+            {
+                c.changes.awaitDurable();
+            }
+        }
+        finally
+        {
+            c.markReleased();
+        }
     }
 
     /**
@@ -206,8 +228,8 @@ final class OperationGate
     }
 
     /**
-     * Refuses new operations and waits for those in flight. Nothing an operation calls may take this gate's
-     * monitor, or close would wait for an operation that waits for close.
+     * Refuses new operations and holds, and waits for those in flight. Nothing an operation or a hold calls may take
+     * this gate's monitor, or close would wait for an operation that waits for close.
      *
      * @return {@code false} if the gate was already closed.
      */
