@@ -294,6 +294,31 @@ class DurableStoreTest
         }
     }
 
+    @Test
+    void aCleanCloseLeavesTheSnapshotAndOneSegmentForReuseWhichTheNextOpenDoesNotNeed() throws IOException
+    {
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            store.set(b("kept"), b("across the close"));
+        }
+        final List<Path> recycled;
+        try (Stream<Path> files = Files.list(directory))
+        {
+            recycled = files.filter(p -> p.getFileName().toString().startsWith("wal-recycled-")).toList();
+        }
+        assertEquals(1, recycled.size(), "docs/durability.md: one segment kept for reuse");
+        Files.delete(recycled.get(0));
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            assertArrayEquals(b("across the close"), store.get(b("kept")), "deleting it while closed loses nothing");
+            store.set(b("after"), b("the reopen"));
+        }
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            assertArrayEquals(b("the reopen"), store.get(b("after")));
+        }
+    }
+
     private OffHeapStore open(final Durability durability, final FileLayer files)
     {
         return OffHeapStore.builder().shards(4).maxMemory(TestStores.ROOMY_BUDGET).clock(clock)

@@ -39,7 +39,7 @@ class ReclaimDuringBackgroundWorkTest
     void aCacheAtItsBudgetTakesLargeEntriesWhileTheLogsBackgroundThreadIsBusy() throws Exception
     {
         final BlockedFiles files = new BlockedFiles(true);
-        try (OffHeapStore store = evictingStore(files))
+        try (OffHeapStore store = evictingStore(files, Durability.DURABLE))
         {
             assertTrue(files.entered.await(30, TimeUnit.SECONDS), "the background thread began a spare segment");
             try
@@ -56,8 +56,9 @@ class ReclaimDuringBackgroundWorkTest
     @Test
     void aCacheAtItsBudgetTakesLargeEntriesWhileABackgroundCheckpointIsBusy() throws Exception
     {
+        // FAST: no log, so no background thread besides the checkpoint's
         final BlockedFiles files = new BlockedFiles(false);
-        try (OffHeapStore store = evictingStore(files))
+        try (OffHeapStore store = evictingStore(files, Durability.FAST))
         {
             assertTrue(store.checkpointInBackground());
             assertTrue(files.entered.await(30, TimeUnit.SECONDS), "the checkpoint began its snapshot file");
@@ -79,11 +80,11 @@ class ReclaimDuringBackgroundWorkTest
         }
     }
 
-    private OffHeapStore evictingStore(final FileLayer files)
+    private OffHeapStore evictingStore(final FileLayer files, final Durability durability)
     {
         return TestStores.builder(4, TestStores.clock()).maxMemory(BUDGET).maxKeyLength(64)
             .maxValueLength(700 * 1024).evictionPolicy(EvictionPolicy.ALL_KEYS).directory(directory)
-            .durability(Durability.DURABLE).fileLayer(files).build();
+            .durability(durability).fileLayer(files).build();
     }
 
     /**

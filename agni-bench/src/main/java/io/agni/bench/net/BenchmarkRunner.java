@@ -183,7 +183,8 @@ public final class BenchmarkRunner
             }
         }
         final MachineLoad.Ticks atEnd = MachineLoad.read();
-        final Quietness quietness = new Quietness(environment.cores(), loadAverage,
+        final int cpus = MachineLoad.cpus();
+        final Quietness quietness = new Quietness(cpus > 0 ? cpus : environment.cores(), loadAverage,
             beforeStart != null && atStart != null ? atStart.busyPercentSince(beforeStart) : -1,
             atStart != null && atEnd != null ? atEnd.stealPercentSince(atStart) : -1);
         return new BenchmarkResults(environment, arguments, flags, method, infos,

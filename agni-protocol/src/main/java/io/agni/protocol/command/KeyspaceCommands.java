@@ -78,7 +78,7 @@ final class KeyspaceCommands
     static final long MILLIS_PER_SECOND = 1000;
 
     /**
-     * How many buckets one store scan step visits for KEYS.
+     * The count of one store scan step for KEYS: about this many keys looked at, at most ten times as many buckets.
      */
     static final int KEYS_SCAN_STEP = 1024;
 

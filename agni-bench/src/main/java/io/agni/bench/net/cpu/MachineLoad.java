@@ -87,6 +87,39 @@ public final class MachineLoad
     }
 
     /**
+     * @return the machine's CPUs, as {@code /proc/stat} lists them (not the JVM's share of them, which a container
+     *         or an affinity mask limits, since the load average counts the whole machine), or -1 if unknown.
+     */
+    public static int cpus()
+    {
+        try
+        {
+            return cpus(Files.readString(STAT, StandardCharsets.US_ASCII));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
+     * @param stat the text of {@code /proc/stat}.
+     * @return its lines of single CPUs ({@code cpu0}, {@code cpu1}, ...).
+     */
+    public static int cpus(final String stat)
+    {
+        int cpus = 0;
+        for (final String line : stat.split("\n"))
+        {
+            if (line.startsWith("cpu") && line.length() > 3 && Character.isDigit(line.charAt(3)))
+            {
+                cpus++;
+            }
+        }
+        return cpus;
+    }
+
+    /**
      * @return the 1-minute load average, or -1 where {@code /proc/loadavg} cannot be read.
      */
     public static double loadAverage()

@@ -74,5 +74,6 @@ class QuietnessTest
         // 90 busy ticks (10 of them steal) of 150
         assertEquals(60.0, b.busyPercentSince(a), 1e-9);
         assertEquals(100.0 * 10 / 150, b.stealPercentSince(a), 1e-9);
+        assertEquals(1, MachineLoad.cpus(after));
     }
 }
