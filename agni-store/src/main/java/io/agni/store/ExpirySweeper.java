@@ -126,7 +126,7 @@ final class ExpirySweeper
             }
             finally
             {
-                gate.releaseAfterWrites(c);
+                gate.release(c);
             }
             memory.reclaim();
         }

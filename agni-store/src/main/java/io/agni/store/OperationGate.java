@@ -81,22 +81,13 @@ final class OperationGate
     }
 
     /**
-     * Ends a {@link #hold()}.
+     * Ends a {@link #hold()}. As {@link #exit} does, an outermost one first waits for the records the thread logged
+     * (the expiry sweep's deletes) to be on the device where writes wait for that ({@code PARANOID}); a thread that
+     * logged nothing does not wait.
      *
      * @param c the context {@link #hold()} returned.
      */
     void release(final ThreadContext c)
-    {
-        c.markReleased();
-    }
-
-    /**
-     * Ends a {@link #hold()} in which the thread logged changes (the expiry sweep's deletes): first waits for their
-     * records to be on the device where an operation would ({@code PARANOID}), as {@link #exit} does.
-     *
-     * @param c the context {@link #hold()} returned.
-     */
-    void releaseAfterWrites(final ThreadContext c)
     {
         try
         {

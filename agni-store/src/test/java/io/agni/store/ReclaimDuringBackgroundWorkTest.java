@@ -74,6 +74,7 @@ class ReclaimDuringBackgroundWorkTest
             while (store.checkpointStatus().inProgress() && System.nanoTime() < deadline)
             {
                 Thread.onSpinWait();
+                Thread.yield();
             }
             assertFalse(store.checkpointStatus().inProgress(), "the checkpoint ended");
             assertFalse(store.checkpointStatus().lastCheckpointFailed(), store.checkpointStatus().toString());
