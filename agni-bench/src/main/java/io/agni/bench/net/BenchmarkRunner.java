@@ -4,17 +4,17 @@ import io.agni.bench.net.cpu.Affinity;
 import io.agni.bench.net.cpu.CpuProbe;
 import io.agni.bench.net.cpu.CpuSet;
 import io.agni.bench.net.cpu.CpuUse;
+import io.agni.bench.net.cpu.ProcStat;
 import io.agni.bench.net.crosscheck.RedisBenchmark;
 import io.agni.bench.net.load.KeyFill;
 import io.agni.bench.net.load.LoadRun;
 import io.agni.bench.net.load.RunMeasurement;
 import io.agni.bench.net.load.RunSettings;
 import io.agni.bench.net.report.BenchmarkResults;
-import io.agni.bench.net.cpu.MachineLoad;
 import io.agni.bench.net.report.Environment;
-import io.agni.bench.net.report.Quietness;
 import io.agni.bench.net.report.Format;
 import io.agni.bench.net.report.Method;
+import io.agni.bench.net.report.Quietness;
 import io.agni.bench.net.report.RunResult;
 import io.agni.bench.net.report.TargetInfo;
 import io.agni.bench.net.target.Target;
@@ -104,11 +104,11 @@ public final class BenchmarkRunner
         throws InterruptedException
     {
         final Environment environment = Environment.capture(Targets.buildRepository().orElse(null));
-        final double loadAverage = MachineLoad.loadAverage();
-        final MachineLoad.Ticks beforeStart = MachineLoad.read();
-        // a second with nothing of the run going on: what the CPUs do meanwhile is other work
+        final ProcStat.MachineTicks beforeStart = ProcStat.machineTicks();
+        // Not a wait for anything: the measuring window of Quietness.busyAtStartPercent, a second in which nothing
+        // of the run goes on, so what the CPUs do meanwhile is other work.
         Thread.sleep(1_000);
-        final MachineLoad.Ticks atStart = MachineLoad.read();
+        final ProcStat.MachineTicks atStart = ProcStat.machineTicks();
         final Instant started = Instant.now();
         final List<Target> made = new ArrayList<>();
         for (final TargetSpec spec : plan.targets())
@@ -182,9 +182,9 @@ public final class BenchmarkRunner
                 restore(self, ownCpus);
             }
         }
-        final MachineLoad.Ticks atEnd = MachineLoad.read();
-        final int cpus = MachineLoad.cpus();
-        final Quietness quietness = new Quietness(cpus > 0 ? cpus : environment.cores(), loadAverage,
+        final ProcStat.MachineTicks atEnd = ProcStat.machineTicks();
+        final int cpus = ProcStat.machineCpus();
+        final Quietness quietness = new Quietness(cpus > 0 ? cpus : environment.cores(), environment.loadAverage1(),
             beforeStart != null && atStart != null ? atStart.busyPercentSince(beforeStart) : -1,
             atStart != null && atEnd != null ? atEnd.stealPercentSince(atStart) : -1);
         return new BenchmarkResults(environment, arguments, flags, method, infos,

@@ -51,6 +51,21 @@ public record Environment(
             readCommit(repository));
     }
 
+    /**
+     * @return the 1-minute load average, the first of {@link #loadAverage()}, or -1 if unknown.
+     */
+    public double loadAverage1()
+    {
+        try
+        {
+            return Double.parseDouble(loadAverage.split(" ")[0]);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
+    }
+
     private static long readMemory()
     {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)

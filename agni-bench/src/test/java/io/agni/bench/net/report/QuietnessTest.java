@@ -1,6 +1,6 @@
 package io.agni.bench.net.report;
 
-import io.agni.bench.net.cpu.MachineLoad;
+import io.agni.bench.net.cpu.ProcStat;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -66,14 +66,16 @@ class QuietnessTest
     {
         final String before = "cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 50 0 25 400 5 0 0 20 0 0\n";
         final String after = "cpu  160 0 70 860 10 0 0 50 0 0\ncpu0 80 0 35 430 5 0 0 25 0 0\n";
-        final MachineLoad.Ticks a = MachineLoad.parse(before);
-        final MachineLoad.Ticks b = MachineLoad.parse(after);
+        final ProcStat.MachineTicks a = ProcStat.parseMachineTicks(before);
+        final ProcStat.MachineTicks b = ProcStat.parseMachineTicks(after);
         assertEquals(190, a.busy());
         assertEquals(40, a.steal());
         assertEquals(1000, a.total());
         // 90 busy ticks (10 of them steal) of 150
         assertEquals(60.0, b.busyPercentSince(a), 1e-9);
         assertEquals(100.0 * 10 / 150, b.stealPercentSince(a), 1e-9);
-        assertEquals(1, MachineLoad.cpus(after));
+        assertEquals(1, ProcStat.parseMachineCpus(after));
+        assertEquals(4.25, new Environment(2, 1, "cpu", "os", "4.25 3.00 2.00", "jdk", "abc").loadAverage1());
+        assertEquals(-1, new Environment(2, 1, "cpu", "os", "unknown", "jdk", "abc").loadAverage1());
     }
 }
