@@ -57,7 +57,8 @@ class ScanAcrossShardsTest
             assertEquals(1, intoSecond >>> 32, "one bucket into the second shard");
             assertNotEquals(0, intoSecond & 0xFFFF_FFFFL);
             assertEquals(3L << 32, store.scanBuckets(1L << 32, null, 2 * buckets).cursor(), "from the second shard");
-            assertNotEquals(0, store.scanBuckets(0, null, SHARDS * buckets - 1).cursor(), "one bucket short of the end");
+            assertNotEquals(0, store.scanBuckets(0, null, SHARDS * buckets - 1).cursor(),
+                "one bucket short of the end");
             assertEquals(0, store.scanBuckets(0, null, SHARDS * buckets).cursor(), "every bucket");
         }
     }

@@ -321,7 +321,8 @@ final class LauncherOptions
         final String n = System.lineSeparator();
         return "Usage: java -jar agni-server.jar [options]" + n +
             n +
-            "Serves an in-process agni store over TCP to any Redis client (RESP2 and RESP3; the string, key and server commands of docs/protocol.md)." + n +
+            "Serves an in-process agni store over TCP to any Redis client, in RESP2 and RESP3 (the string, key" + n +
+            "and server commands of docs/protocol.md)." + n +
             n +
             "Options (--name value or --name=value):" + n +
             option("--port N", "TCP port, 0 for any free one (default " + AgniServerBuilder.DEFAULT_PORT + ")") +
