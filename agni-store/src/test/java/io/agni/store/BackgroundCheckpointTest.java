@@ -4,8 +4,7 @@ import io.agni.api.CheckpointStatus;
 import io.agni.api.Durability;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
-import io.agni.store.file.ForwardingFileLayer;
-import io.agni.store.file.WritableFile;
+import io.agni.store.file.HoldingFileLayer;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -78,7 +76,8 @@ class BackgroundCheckpointTest
     @Test
     void aSecondBackgroundCheckpointWhileOneRunsIsRefusedAndTheStatusShowsTheRunningOne() throws Exception
     {
-        final BlockingSnapshots files = new BlockingSnapshots();
+        final HoldingFileLayer files =
+            new HoldingFileLayer((call, path) -> call == HoldingFileLayer.Call.CREATE_WRITABLE);
         try (OffHeapStore store = open(Durability.DURABLE, files))
         {
             store.set(b("a"), b("1"));
@@ -206,41 +205,5 @@ class BackgroundCheckpointTest
     private static byte[] b(final String s)
     {
         return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The system's files, except that the first snapshot file's creation waits until the test releases it.
-     */
-    private static final class BlockingSnapshots extends ForwardingFileLayer
-    {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        BlockingSnapshots()
-        {
-            super(FileLayer.system());
-        }
-
-        @Override
-        public WritableFile createWritable(final Path path) throws IOException
-        {
-            if (entered.getCount() > 0)
-            {
-                entered.countDown();
-                try
-                {
-                    if (!release.await(30, TimeUnit.SECONDS))
-                    {
-                        throw new IOException("the test never released the snapshot");
-                    }
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    throw new IOException(ex);
-                }
-            }
-            return super.createWritable(path);
-        }
     }
 }

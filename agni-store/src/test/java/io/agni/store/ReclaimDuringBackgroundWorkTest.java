@@ -3,17 +3,13 @@ package io.agni.store;
 import io.agni.api.Durability;
 import io.agni.api.EvictionPolicy;
 import io.agni.store.file.FileLayer;
-import io.agni.store.file.ForwardingFileLayer;
-import io.agni.store.file.MappedFile;
-import io.agni.store.file.WritableFile;
+import io.agni.store.file.HoldingFileLayer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -38,7 +34,8 @@ class ReclaimDuringBackgroundWorkTest
     @Test
     void aCacheAtItsBudgetTakesLargeEntriesWhileTheLogsBackgroundThreadIsBusy() throws Exception
     {
-        final BlockedFiles files = new BlockedFiles(true);
+        final HoldingFileLayer files = new HoldingFileLayer((call, path) -> call == HoldingFileLayer.Call.CREATE &&
+            Thread.currentThread().getName().endsWith(" persistence"));
         try (OffHeapStore store = evictingStore(files, Durability.DURABLE))
         {
             assertTrue(files.entered.await(30, TimeUnit.SECONDS), "the background thread began a spare segment");
@@ -57,7 +54,8 @@ class ReclaimDuringBackgroundWorkTest
     void aCacheAtItsBudgetTakesLargeEntriesWhileABackgroundCheckpointIsBusy() throws Exception
     {
         // FAST: no log, so no background thread besides the checkpoint's
-        final BlockedFiles files = new BlockedFiles(false);
+        final HoldingFileLayer files =
+            new HoldingFileLayer((call, path) -> call == HoldingFileLayer.Call.CREATE_WRITABLE);
         try (OffHeapStore store = evictingStore(files, Durability.FAST))
         {
             assertTrue(store.checkpointInBackground());
@@ -113,63 +111,5 @@ class ReclaimDuringBackgroundWorkTest
     private static byte[] key(final int id)
     {
         return ("key:" + id).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /**
-     * Holds up the first log segment that the store's background thread creates, or the first snapshot file, until
-     * the test releases it.
-     */
-    private static final class BlockedFiles extends ForwardingFileLayer
-    {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        private final boolean logSegments;
-
-        BlockedFiles(final boolean logSegments)
-        {
-            super(FileLayer.system());
-            this.logSegments = logSegments;
-        }
-
-        @Override
-        public MappedFile create(final Path path, final long capacity) throws IOException
-        {
-            if (logSegments && Thread.currentThread().getName().endsWith(" persistence"))
-            {
-                holdUp();
-            }
-            return super.create(path, capacity);
-        }
-
-        @Override
-        public WritableFile createWritable(final Path path) throws IOException
-        {
-            if (!logSegments)
-            {
-                holdUp();
-            }
-            return super.createWritable(path);
-        }
-
-        private void holdUp() throws IOException
-        {
-            if (entered.getCount() == 0)
-            {
-                return;
-            }
-            entered.countDown();
-            try
-            {
-                if (!release.await(30, TimeUnit.SECONDS))
-                {
-                    throw new IOException("the test never released the file");
-                }
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                throw new IOException(ex);
-            }
-        }
     }
 }

@@ -1,17 +1,17 @@
 package io.agni.store.log;
 
 import io.agni.store.file.FileLayer;
-import io.agni.store.file.ForwardingFileLayer;
+import io.agni.store.file.HoldingFileLayer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -32,13 +32,15 @@ class SpareSegmentRaceTest
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void makingASpareWhileARollRenamesTheLastOneLosesNothing() throws Exception
     {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        final HoldingSpareRename files = new HoldingSpareRename(FileLayer.system(), entered, release);
+        final AtomicBoolean holding = new AtomicBoolean();
+        final HoldingFileLayer files = new HoldingFileLayer((call, path) -> holding.get() &&
+            call == HoldingFileLayer.Call.MOVE && path.getFileName().toString().equals(LogReader.SPARE_NAME));
+        final CountDownLatch entered = files.entered;
+        final CountDownLatch release = files.release;
         final LogWriter log = Logs.open(directory, files);
         log.startSegment();
         log.prepareSpare();
-        files.holding = true;
+        holding.set(true);
 
         // Appends until a roll takes the spare and stops inside its rename.
         final CompletableFuture<Integer> writer = CompletableFuture.supplyAsync(() ->
@@ -62,44 +64,5 @@ class SpareSegmentRaceTest
         final List<Logs.Entry> replayed = Logs.replay(directory, FileLayer.system(), 1);
         final long sets = replayed.stream().filter(e -> e.type() == LogLayout.SET).count();
         assertEquals(written, sets, "every record appended is replayed");
-    }
-
-    /**
-     * Holds the first rename of the spare segment's file until the test releases it.
-     */
-    private static final class HoldingSpareRename extends ForwardingFileLayer
-    {
-        private final CountDownLatch entered;
-        private final CountDownLatch release;
-        volatile boolean holding;
-
-        HoldingSpareRename(final FileLayer files, final CountDownLatch entered, final CountDownLatch release)
-        {
-            super(files);
-            this.entered = entered;
-            this.release = release;
-        }
-
-        @Override
-        public void move(final Path from, final Path to) throws IOException
-        {
-            if (holding && from.getFileName().toString().equals(LogReader.SPARE_NAME) && entered.getCount() > 0)
-            {
-                entered.countDown();
-                try
-                {
-                    if (!release.await(20, TimeUnit.SECONDS))
-                    {
-                        throw new IOException("the test never released the rename");
-                    }
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    throw new IOException(ex);
-                }
-            }
-            super.move(from, to);
-        }
     }
 }
