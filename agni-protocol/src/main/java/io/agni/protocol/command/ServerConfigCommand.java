@@ -27,7 +27,8 @@ import static io.agni.protocol.command.Command.FLAG_ADMIN;
  * <h2>Changing them</h2>
  * {@code CONFIG SET} changes {@code maxmemory-policy} (Redis's eight names; the lru and lfu ones map to agni's one
  * algorithm, and {@code CONFIG GET} answers with the name set) and {@code maxmemory} (the store's budget, with
- * Redis's units) of a store that is {@link Evicting}; a store that is not accepts only their current values. It
+ * Redis's units; Redis's {@code 0}, no limit, is the largest budget the store can have) of a store that is
+ * {@link Evicting}; a store that is not accepts only their current values (and {@code 0}, which is its budget). It
  * accepts the current value of {@code save} ({@code ""}) and {@code appendonly} ({@code yes} when the store logs
  * every write, else {@code no}) as no-ops, so that tools which switch persistence off before a benchmark work on a
  * server that has none; any other value is refused with the reason, and the other parameters with Redis's
@@ -323,8 +324,13 @@ final class ServerConfigCommand
     /**
      * {@code maxmemory}: a memory value as Redis reads one (digits, then {@code b}, {@code k}, {@code kb},
      * {@code m}, {@code mb}, {@code g} or {@code gb}, in any case), which becomes the store's budget
-     * ({@link Evicting#maxMemory(long)}). Redis's {@code 0}, no limit, is refused: agni's store always has a budget.
-     * A store whose budget cannot change accepts its current budget only.
+     * ({@link Evicting#maxMemory(long)}). agni's store always has a budget, so Redis's {@code 0} (and {@code ""}),
+     * no limit, which operators and tools send, is the largest budget the store can have: the JVM's direct-memory
+     * limit, which the store checks every budget against, less the clients' share of it
+     * ({@link ServerContext#maxClientMemory()}), so that a full store cannot starve the clients of buffers (the
+     * standalone server's default budget). {@code CONFIG GET} then answers with that budget in bytes, not
+     * {@code 0}: the store evicts or refuses writes there, which monitoring should see. A store whose budget cannot
+     * change accepts its current budget only, and {@code 0}, the largest it can have.
      */
     private static final class MaxMemorySetter implements Setter
     {
@@ -339,13 +345,8 @@ final class ServerConfigCommand
             if (!(context.store() instanceof Evicting))
             {
                 final long budget = context.store().stats().budgetBytes();
-                return bytes == budget ? null : "argument must be '" + budget + "' (this store's budget cannot " +
-                    "change while it runs)";
-            }
-            if (bytes == 0)
-            {
-                return "argument must be a number of bytes: agni's store always has a budget, so 0 (no limit) " +
-                    "is not one";
+                return bytes == budget || bytes == 0 ? null : "argument must be '" + budget + "' (this store's " +
+                    "budget cannot change while it runs)";
             }
             return null;
         }
@@ -357,15 +358,25 @@ final class ServerConfigCommand
             {
                 return null;
             }
+            final long bytes = Numbers.memoryValue(value);
             try
             {
-                evicting.maxMemory(Numbers.memoryValue(value));
+                evicting.maxMemory(bytes == 0 ? largestBudget(context.server()) : bytes);
                 return null;
             }
             catch (final IllegalArgumentException ex)
             {
                 return "argument out of range: " + ex.getMessage();
             }
+        }
+
+        /**
+         * Redis's {@code 0}: the JVM's direct-memory limit less {@code maxmemory-clients} (all of it when the clients
+         * have no limit), 0 if the clients' limit takes it all, which the store then refuses as too small.
+         */
+        private static long largestBudget(final ServerContext server)
+        {
+            return Math.max(0, DirectMemoryLimit.bytes() - server.maxClientMemory());
         }
     }
 

@@ -4,6 +4,7 @@ import io.agni.api.AgniStore;
 import io.agni.api.EvictionPolicy;
 import io.agni.protocol.RespArgs;
 import io.agni.protocol.RespWriter;
+import io.agni.store.memory.DirectMemory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -202,10 +203,6 @@ class ServerConfigCommandTest
     void configSetMaxmemoryRefusesABudgetTheStoreCannotHave()
     {
         assertEquals(
-            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be a number of " +
-            "bytes: agni's store always has a budget, so 0 (no limit) is not one\r\n",
-            harness.reply("CONFIG", "SET", "maxmemory", "0"));
-        assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
             "too small for 4 shards: maxMemory=1000, minimum=32768 (8192 per shard)\r\n",
             harness.reply("CONFIG", "SET", "maxmemory", "1k"));
@@ -213,6 +210,46 @@ class ServerConfigCommandTest
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
             "exceeds the JVM's direct memory limit: maxMemory=9223372036854775807"));
         assertEquals(1L << 30, harness.store.maxMemory());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "0", "", "0gb", "0B" })
+    void configSetMaxmemoryZeroIsTheLargestBudgetTheStoreCanHave(final String value)
+    {
+        try (CommandHarness small = new CommandHarness(null, 1L << 20))
+        {
+            final long largest = DirectMemory.limit();
+            assertEquals("+OK\r\n", small.reply("CONFIG", "SET", "maxmemory", value));
+            assertEquals(largest, small.store.maxMemory());
+            assertEquals(bulkPair("maxmemory", Long.toString(largest)), small.reply("CONFIG", "GET", "maxmemory"));
+            assertTrue(small.reply("INFO", "memory").contains("\r\nmaxmemory:" + largest + "\r\n"));
+        }
+    }
+
+    @Test
+    void configSetMaxmemoryZeroLeavesTheClientsTheirShareOfDirectMemory()
+    {
+        final long clients = 64L << 20;
+        final CommandProcessor processor = new CommandProcessor(
+            harness.store, new ServerWithClientMemory(harness.server, 0, clients), harness.clock);
+        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "maxmemory", "0"));
+        final long largest = DirectMemory.limit() - clients;
+        assertEquals(largest, harness.store.maxMemory());
+        assertEquals(bulkPair("maxmemory", Long.toString(largest)), reply(processor, "CONFIG", "GET", "maxmemory"));
+        assertEquals(EvictionPolicy.ALL_KEYS, harness.store.evictionPolicy());
+    }
+
+    @Test
+    void configSetMaxmemoryZeroIsRefusedWhenTheClientsShareLeavesTheStoreNothing()
+    {
+        final CommandProcessor processor = new CommandProcessor(
+            harness.store, new ServerWithClientMemory(harness.server, 0, DirectMemory.limit()), harness.clock);
+        assertEquals(
+            "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
+            "too small for 4 shards: maxMemory=0, minimum=32768 (8192 per shard)\r\n",
+            reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "maxmemory", "0"));
+        assertEquals(1L << 30, harness.store.maxMemory());
+        assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
     }
 
     @Test
@@ -251,6 +288,7 @@ class ServerConfigCommandTest
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be '1073741824' " +
             "(this store's budget cannot change while it runs)\r\n",
             reply(processor, "CONFIG", "SET", "maxmemory", "100mb"));
+        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory", "0"));
         assertEquals(1L << 30, harness.store.maxMemory());
         assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
     }
