@@ -80,8 +80,26 @@ final class CommandHarness implements AutoCloseable
 
     String reply(final Session session, final RespArgs args)
     {
+        return reply(processor, session, args);
+    }
+
+    /**
+     * Executes one command for the harness's session on another processor over the harness's store, e.g. one whose
+     * server context reports what {@link LocalServerContext} does not.
+     *
+     * @param other the processor.
+     * @param args  the command and its arguments.
+     * @return the raw reply.
+     */
+    String reply(final CommandProcessor other, final String... args)
+    {
+        return reply(other, session, RespArgs.of(args));
+    }
+
+    private String reply(final CommandProcessor other, final Session session, final RespArgs args)
+    {
         out.reset();
-        lastOutcome = processor.execute(session, args, out);
+        lastOutcome = other.execute(session, args, out);
         final byte[] bytes = new byte[out.position()];
         out.buffer().getBytes(0, bytes);
         return new String(bytes, StandardCharsets.ISO_8859_1);

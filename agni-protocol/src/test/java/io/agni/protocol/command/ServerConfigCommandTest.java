@@ -2,8 +2,6 @@ package io.agni.protocol.command;
 
 import io.agni.api.AgniStore;
 import io.agni.api.EvictionPolicy;
-import io.agni.protocol.RespArgs;
-import io.agni.protocol.RespWriter;
 import io.agni.store.memory.DirectMemory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +10,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -232,10 +229,12 @@ class ServerConfigCommandTest
         final long clients = 64L << 20;
         final CommandProcessor processor = new CommandProcessor(
             harness.store, new ServerWithClientMemory(harness.server, 0, clients), harness.clock);
-        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "maxmemory", "0"));
+        assertEquals("+OK\r\n",
+            harness.reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "maxmemory", "0"));
         final long largest = DirectMemory.limit() - clients;
         assertEquals(largest, harness.store.maxMemory());
-        assertEquals(bulkPair("maxmemory", Long.toString(largest)), reply(processor, "CONFIG", "GET", "maxmemory"));
+        assertEquals(
+            bulkPair("maxmemory", Long.toString(largest)), harness.reply(processor, "CONFIG", "GET", "maxmemory"));
         assertEquals(EvictionPolicy.ALL_KEYS, harness.store.evictionPolicy());
     }
 
@@ -247,7 +246,7 @@ class ServerConfigCommandTest
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument out of range: maxMemory " +
             "too small for 4 shards: maxMemory=0, minimum=32768 (8192 per shard)\r\n",
-            reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "maxmemory", "0"));
+            harness.reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru", "maxmemory", "0"));
         assertEquals(1L << 30, harness.store.maxMemory());
         assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
     }
@@ -278,28 +277,19 @@ class ServerConfigCommandTest
         final AgniStore plain = (AgniStore)Proxy.newProxyInstance(AgniStore.class.getClassLoader(),
             new Class<?>[] {AgniStore.class}, (proxy, method, args) -> method.invoke(harness.store, args));
         final CommandProcessor processor = new CommandProcessor(plain, harness.server, harness.clock);
-        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory-policy", "noeviction"));
+        assertEquals("+OK\r\n", harness.reply(processor, "CONFIG", "SET", "maxmemory-policy", "noeviction"));
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - argument must be " +
             "'noeviction' (this store cannot evict: it refuses writes at its budget)\r\n",
-            reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru"));
-        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory", "1gb"));
+            harness.reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru"));
+        assertEquals("+OK\r\n", harness.reply(processor, "CONFIG", "SET", "maxmemory", "1gb"));
         assertEquals(
             "-ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be '1073741824' " +
             "(this store's budget cannot change while it runs)\r\n",
-            reply(processor, "CONFIG", "SET", "maxmemory", "100mb"));
-        assertEquals("+OK\r\n", reply(processor, "CONFIG", "SET", "maxmemory", "0"));
+            harness.reply(processor, "CONFIG", "SET", "maxmemory", "100mb"));
+        assertEquals("+OK\r\n", harness.reply(processor, "CONFIG", "SET", "maxmemory", "0"));
         assertEquals(1L << 30, harness.store.maxMemory());
         assertEquals(EvictionPolicy.NO_EVICTION, harness.store.evictionPolicy());
-    }
-
-    private String reply(final CommandProcessor processor, final String... args)
-    {
-        final RespWriter out = new RespWriter(256);
-        processor.execute(harness.session, RespArgs.of(args), out);
-        final byte[] bytes = new byte[out.position()];
-        out.buffer().getBytes(0, bytes);
-        return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 
     private static String bulkPair(final String name, final String value)
