@@ -318,7 +318,7 @@ public final class AgniServerBuilder
      * connection's query and reply buffers and the event loops' scratch buffers, all direct memory. When a buffer
      * would grow past it, clients are disconnected, the one with the largest buffers first, until the growth fits;
      * if the client asking is the largest, it is the one disconnected. {@code INFO} reports the total as
-     * {@code mem_clients_normal} and adds it to {@code used_memory}.
+     * {@code mem_clients_normal}, beside the store's {@code used_memory}, which the store's budget bounds.
      * <p>
      * Each client's {@link #maxQueryBuffer(long)} and {@link #maxOutputBuffer(long)} must not exceed it; when they
      * are left at their defaults, they are lowered to it.

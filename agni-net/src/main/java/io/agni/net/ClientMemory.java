@@ -6,8 +6,9 @@ import java.util.ArrayList;
 
 /**
  * The direct memory that serving clients takes, counted in one place: every connection's query and reply buffers
- * and transaction queue, and the event loops' scratch buffers. It is reported with the store's memory ({@code INFO used_memory},
- * {@code mem_clients_normal}) and bounded by {@code maxClientMemory}, Redis 7's {@code maxmemory-clients}.
+ * and transaction queue, and the event loops' scratch buffers. It is reported beside the store's memory
+ * ({@code INFO}'s {@code mem_clients_normal}, outside {@code used_memory}, which the store's budget bounds) and bounded
+ * by {@code maxClientMemory}, Redis 7's {@code maxmemory-clients}.
  *
  * <h2>Accounting</h2>
  * A buffer reserves bytes here before it allocates them and releases them once freed ({@link BufferMemory}), so the

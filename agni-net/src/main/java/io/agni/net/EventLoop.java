@@ -479,7 +479,7 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
 
     private void tick(final long nowMs)
     {
-        server.statistics().tick(System.nanoTime() / 1_000_000, config.store, server);
+        server.statistics().tick(System.nanoTime() / 1_000_000, config.store);
         for (int i = connections.size() - 1; i >= 0; i--)
         {
             if (i < connections.size())

@@ -26,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The clients' buffers are one account with the store: INFO reports them in {@code used_memory}, they shrink back
- * after a large command, and past {@code maxClientMemory} the client with the largest buffers is disconnected first.
+ * The clients' buffers are one account, apart from the store's budget: INFO reports them in
+ * {@code mem_clients_normal}, beside the store's {@code used_memory}, they shrink back after a large command, and past
+ * {@code maxClientMemory} the client with the largest buffers is disconnected first.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @Tag("socket")
@@ -56,7 +57,7 @@ class ClientMemoryTest
     }
 
     @Test
-    void infoUsedMemoryGrowsAndShrinksWithTheClientsBuffers() throws IOException
+    void infoReportsTheClientsBuffersAsTheyGrowAndShrinkBesideTheStoresUsedMemory() throws IOException
     {
         final AgniServer server = start(serverOn(store));
         final RawRespConnection observer = connect(server);
@@ -70,9 +71,10 @@ class ClientMemoryTest
         sender.sendRaw(new byte[700 * 1024]);
         await("the sender's query buffer to grow",
             () -> info(observer, "mem_clients_normal") >= base + BASE + 700 * 1024);
-        final long used = info(observer, "used_memory");
-        assertTrue(used >= store.stats().offHeapBytes() + base + 700 * 1024,
-            "used_memory counts the clients' buffers with the store: " + used);
+        final long clients = info(observer, "mem_clients_normal");
+        assertEquals(store.stats().offHeapBytes(), info(observer, "used_memory"),
+            "used_memory is what the store's budget counts, without the clients' buffers");
+        assertEquals(store.stats().offHeapBytes() + clients, info(observer, "agni_used_memory_total"));
 
         sender.sendRaw(new byte[MIB - 700 * 1024]);
         sender.sendRaw("\r\n");
@@ -81,7 +83,8 @@ class ClientMemoryTest
             () -> info(observer, "mem_clients_normal") == base + BASE);
         sender.close();
         await("the sender's buffers to be freed", () -> info(observer, "mem_clients_normal") == base);
-        assertEquals(store.stats().offHeapBytes() + base, info(observer, "used_memory"));
+        assertEquals(store.stats().offHeapBytes(), info(observer, "used_memory"));
+        assertEquals(store.stats().offHeapBytes() + base, info(observer, "agni_used_memory_total"));
     }
 
     @Test

@@ -33,8 +33,11 @@ class EvictingServerTest
             }
             final String memory = (String)connection.call("INFO", "memory");
             assertTrue(memory.contains("maxmemory_policy:allkeys-lru\r\n"), memory);
+            assertTrue(field(memory, "mem_clients_normal") > 0, memory);
+            assertTrue(field(memory, "used_memory") <= field(memory, "maxmemory"),
+                "used_memory is what the budget counts, the clients' buffers apart: " + memory);
             final String stats = (String)connection.call("INFO", "stats");
-            final long evicted = Long.parseLong(stats.replaceAll("(?s).*evicted_keys:(\\d+).*", "$1"));
+            final long evicted = field(stats, "evicted_keys");
             assertTrue(evicted > 0, stats);
             assertEquals(store.stats().evicted(), evicted);
 
@@ -76,5 +79,10 @@ class EvictingServerTest
                 assertTrue(store.stats().offHeapBytes() <= 2 << 20);
             }
         }
+    }
+
+    private static long field(final String info, final String name)
+    {
+        return Long.parseLong(info.replaceAll("(?s).*\r\n" + name + ":(\\d+)\r\n.*", "$1"));
     }
 }

@@ -140,10 +140,10 @@ public interface ServerContext
 
     /**
      * Returns the bytes the clients' buffers hold now (query and reply buffers, the command layer's scratch): {@code
-     * mem_clients_normal}, and part of {@code used_memory}; 0 by default.
+     * mem_clients_normal}, beside {@code used_memory} (the store's budget does not count them); 0 by default.
      *
      * @return the bytes the clients' buffers hold now (query and reply buffers, the command layer's scratch):
-     * {@code mem_clients_normal}, and part of {@code used_memory}; 0 by default.
+     * {@code mem_clients_normal}, beside {@code used_memory} (the store's budget does not count them); 0 by default.
      */
     default long clientMemoryBytes()
     {

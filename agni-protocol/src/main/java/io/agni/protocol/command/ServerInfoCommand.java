@@ -19,13 +19,12 @@ import java.util.Properties;
  *
  * <h2>Fields</h2>
  * Every section of Redis 7.0 is there, with the fields that mean something for agni, Redis's names, meanings and
- * formats, plus a few {@code agni_} fields. The memory fields count off-heap memory, not the JVM heap:
- * {@code used_memory} is the store's plus the clients' buffers ({@code mem_clients_normal}),
- * {@code used_memory_dataset} the store's live entries, {@code maxmemory} the store's budget; persistence reports the
- * store's checkpoints and log when it keeps its data on disk ({@link Checkpointing}); replication reports a master
- * with no replicas; {@code modules} and {@code latencystats} are empty (no modules; latency percentiles are not
- * tracked, as in a Redis with {@code latency-tracking no}); {@code avg_ttl} is 0 because agni does not track it.
- * The counters ({@link InfoCounterSections}) are since start or the last {@code CONFIG RESETSTAT}.
+ * formats, plus a few {@code agni_} fields. The memory fields count off-heap memory, not the JVM heap
+ * ({@link #memorySection} says which); persistence reports the store's checkpoints and log when it keeps its data on
+ * disk ({@link Checkpointing}); replication reports a master with no replicas; {@code modules} and
+ * {@code latencystats} are empty (no modules; latency percentiles are not tracked, as in a Redis with
+ * {@code latency-tracking no}); {@code avg_ttl} is 0 because agni does not track it. The counters
+ * ({@link InfoCounterSections}) are since start or the last {@code CONFIG RESETSTAT}.
  */
 final class ServerInfoCommand
 {
@@ -145,14 +144,23 @@ final class ServerInfoCommand
     }
 
     /**
-     * {@code used_memory} is the store's off-heap memory plus the clients' buffers; its peak is the highest value
-     * an {@code INFO} or an event loop's tick saw ({@link ServerStatistics#sample}); {@code used_memory_rss} the
-     * process's resident memory (the JVM's heap included), left out where the system does not report it.
+     * The memory fields, so that a tool comparing {@code used_memory} with {@code maxmemory}, as Redis's eviction does
+     * (less {@code mem_not_counted_for_evict}), sees what agni's store evicts or refuses writes by: {@code maxmemory}
+     * is the store's budget and {@code used_memory} the off-heap bytes the budget counts (index tables and entry
+     * segments), so it stays at or below {@code maxmemory} while the store evicts at its budget (above it only while
+     * a lowered budget is being reached). The clients' buffers are direct memory too, but bounded by their
+     * own limit ({@code maxmemory-clients}), not by the budget, so they are reported beside {@code used_memory}, not
+     * in it: {@code mem_clients_normal}; {@code mem_not_counted_for_evict}, the part of {@code used_memory} eviction
+     * leaves out, is 0; {@code agni_used_memory_total} is the two together, the direct memory the store and the
+     * clients hold. {@code used_memory_peak} is the highest {@code used_memory} an {@code INFO} or an event loop's
+     * tick saw ({@link ServerStatistics#sample}); {@code used_memory_dataset} the store's live entries;
+     * {@code used_memory_rss} the process's resident memory (the JVM's heap included), left out where the system does
+     * not report it.
      */
     private static void memorySection(final CommandContext context, final StoreStats stats, final StringBuilder info)
     {
         final long clients = context.server().clientMemoryBytes();
-        final long used = usedMemory(stats, context.server());
+        final long used = usedMemory(stats);
         final long peak = context.statistics().peakMemory(used);
         final long rss = ProcessUsage.residentBytes();
         info.append("# Memory\r\n")
@@ -169,20 +177,22 @@ final class ServerInfoCommand
             .append("maxmemory:").append(stats.budgetBytes()).append("\r\n")
             .append("maxmemory_human:").append(humanBytes(stats.budgetBytes())).append("\r\n")
             .append("maxmemory_policy:").append(MemoryPolicy.name(context.store(), context.server())).append("\r\n")
+            .append("mem_not_counted_for_evict:0\r\n")
             .append("mem_clients_slaves:0\r\n")
-            .append("mem_clients_normal:").append(clients).append("\r\n");
+            .append("mem_clients_normal:").append(clients).append("\r\n")
+            .append("agni_used_memory_total:").append(used + clients).append("\r\n");
     }
 
     /**
-     * {@code used_memory}: the store's off-heap bytes plus the clients' buffers.
+     * {@code used_memory}: the off-heap bytes the store holds, which its budget ({@code maxmemory}) counts; the
+     * clients' buffers are not among them ({@link #memorySection}).
      *
-     * @param stats  the store's statistics.
-     * @param server the server.
+     * @param stats the store's statistics.
      * @return bytes.
      */
-    static long usedMemory(final StoreStats stats, final ServerContext server)
+    static long usedMemory(final StoreStats stats)
     {
-        return stats.offHeapBytes() + server.clientMemoryBytes();
+        return stats.offHeapBytes();
     }
 
     /**

@@ -313,15 +313,14 @@ public final class ServerStatistics
      *
      * @param nowMillis the time now, milliseconds of a clock that does not go backwards.
      * @param store     the server's store.
-     * @param server    the server.
      */
-    public void tick(final long nowMillis, final AgniStore store, final ServerContext server)
+    public void tick(final long nowMillis, final AgniStore store)
     {
         if (sample(nowMillis))
         {
             try
             {
-                peakMemory(ServerInfoCommand.usedMemory(store.stats(), server));
+                peakMemory(ServerInfoCommand.usedMemory(store.stats()));
             }
             catch (final AgniException ex)
             {

@@ -255,6 +255,39 @@ class ServerInfoStatisticsTest
     }
 
     @Test
+    void usedMemoryIsWhatTheBudgetCountsSoItStaysWithinMaxmemoryBesideTheClientsBuffersWhileEvicting()
+    {
+        final long clients = 3L << 20;
+        try (CommandHarness small = new CommandHarness(null, 4L << 20))
+        {
+            final CommandProcessor processor = new CommandProcessor(
+                small.store, new ServerWithClientMemory(small.server, clients, 0), small.clock);
+            assertEquals("+OK\r\n", small.reply(processor, "CONFIG", "SET", "maxmemory-policy", "allkeys-lru"));
+            final byte[] value = new byte[1000];
+            for (int i = 0; i < 12_000; i++)
+            {
+                small.store.set(("k" + i).getBytes(StandardCharsets.UTF_8), value);
+                if (i % 1000 == 0)
+                {
+                    // an event loop's tick, which samples used_memory for its peak (at most every 100 ms)
+                    small.server.statistics().tick(i, small.store);
+                }
+            }
+            final Map<String, Map<String, String>> info = InfoReplyParser.parseReply(small.reply(processor, "INFO"));
+            assertTrue(Long.parseLong(info.get("Stats").get("evicted_keys")) > 0, "the store evicts at its budget");
+            final Map<String, String> memory = info.get("Memory");
+            final long used = Long.parseLong(memory.get("used_memory"));
+            final long max = Long.parseLong(memory.get("maxmemory"));
+            assertEquals(small.store.stats().offHeapBytes(), used);
+            assertTrue(used <= max, "used_memory " + used + " within maxmemory " + max);
+            assertTrue(Long.parseLong(memory.get("used_memory_peak")) <= max, memory.get("used_memory_peak"));
+            assertEquals(Long.toString(clients), memory.get("mem_clients_normal"));
+            assertEquals("0", memory.get("mem_not_counted_for_evict"));
+            assertEquals(Long.toString(used + clients), memory.get("agni_used_memory_total"));
+        }
+    }
+
+    @Test
     void errorCodesAreTheFirstWordOrErr()
     {
         final ServerStatistics statistics = new ServerStatistics();
