@@ -6,6 +6,7 @@ import org.agrona.MutableDirectBuffer;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A key-value store of byte strings with per-entry expiry: the one interface agni's users code against,
@@ -94,6 +95,16 @@ import java.util.Objects;
  * a {@code byte[]} default over a zero-copy form would have to pack the keys into one buffer first. A store with a
  * clock of its own also overrides {@link #currentTimeMillis()}, whose default is the system clock. New operations
  * will be added as default methods, so an implementation written today keeps compiling.
+ *
+ * <h2>Capabilities</h2>
+ * What only some stores can do is a capability, reached through an accessor that returns it or nothing, as
+ * Caffeine's {@code Cache.policy()} does: {@link #checkpointing()} (a store that keeps its data in a directory),
+ * {@link #transactional()} (exclusive sections and batches that report what they found), {@link #evicting()} (an
+ * eviction policy and a memory budget that change at run time) and {@link #deferredDurability()} (writes that wait
+ * for the device, whose wait a thread can defer). A caller checks the {@link Optional}, not the store's class: an
+ * accessor is empty exactly when the store cannot do what its capability promises, so a present capability never
+ * refuses its calls for the store's configuration. The defaults are empty; an implementation that has a capability
+ * overrides its accessor.
  */
 public interface AgniStore extends AutoCloseable
 {
@@ -1107,6 +1118,51 @@ public interface AgniStore extends AutoCloseable
     default long currentTimeMillis()
     {
         return System.currentTimeMillis();
+    }
+
+    /**
+     * The store's checkpoints: present when it keeps its data in a directory (any {@link Durability} but
+     * {@link Durability#NONE}), empty when it keeps nothing on disk. The default is empty.
+     *
+     * @return the capability, or empty.
+     */
+    default Optional<Checkpointing> checkpointing()
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * The store's exclusive sections and reporting batches: present when it can run several operations of one
+     * thread with no operation of another in between. The default is empty.
+     *
+     * @return the capability, or empty.
+     */
+    default Optional<Transactional> transactional()
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * The store's eviction policy and memory budget, readable and changeable while it runs: present when the
+     * store has a budget of its own to evict at. The default is empty.
+     *
+     * @return the capability, or empty.
+     */
+    default Optional<Evicting> evicting()
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * Deferral of the wait for the device: present when the store's writes wait for their log records to be
+     * durable before they return ({@link Durability#PARANOID}), empty otherwise (there is nothing to defer). The
+     * default is empty.
+     *
+     * @return the capability, or empty.
+     */
+    default Optional<DeferredDurability> deferredDurability()
+    {
+        return Optional.empty();
     }
 
     /**

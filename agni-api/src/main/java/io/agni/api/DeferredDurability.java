@@ -9,6 +9,8 @@ package io.agni.api;
  * <p>The deferral belongs to the calling thread: other threads' writes still wait for their own sync. A thread that
  * defers must call {@link #awaitDurable()} before it tells anyone that a write it made since the last call is done.
  * Readers, in this thread and in others, can see a deferred write before it is durable.
+ *
+ * <p>Found with {@link AgniStore#deferredDurability()}, which is empty for a store whose writes do not wait.
  */
 public interface DeferredDurability
 {

@@ -3,8 +3,8 @@ package io.agni.api;
 /**
  * A store that can evict entries at its memory budget, and whose {@link EvictionPolicy} and budget can be read and
  * changed while it runs. An optional capability beside {@link AgniStore}, as {@link Checkpointing} and
- * {@link Transactional} are: a server reports and changes the policy and the budget of a store of this kind (Redis's
- * {@code maxmemory-policy} and {@code maxmemory}).
+ * {@link Transactional} are, found with {@link AgniStore#evicting()}: a server reports and changes the policy and the
+ * budget of a store that has it (Redis's {@code maxmemory-policy} and {@code maxmemory}).
  */
 public interface Evicting
 {

@@ -3,7 +3,7 @@ package io.agni.api;
 /**
  * An optional interface of a store that can run a transaction: several of its operations, called by one thread, with
  * no operation of any other thread in between, recovered after a crash all or nothing. A server serves Redis's
- * {@code MULTI}/{@code EXEC} with it on any store that implements it, found with {@code instanceof}.
+ * {@code MULTI}/{@code EXEC} with it on any store that has it, found with {@link AgniStore#transactional()}.
  *
  * <p>Every method may be called from any thread; the work happens on the calling thread.
  */

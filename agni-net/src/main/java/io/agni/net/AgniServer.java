@@ -151,7 +151,8 @@ public final class AgniServer implements AutoCloseable
         {
             threadIds[i] = loops[i].thread().getId();
         }
-        if (config.memoryPolicyName != null && config.store instanceof Evicting evicting)
+        final Evicting evicting = config.store.evicting().orElse(null);
+        if (config.memoryPolicyName != null && evicting != null)
         {
             evicting.evictionPolicy(MemoryPolicy.policyOf(config.memoryPolicyName));
             context.memoryPolicyName(config.memoryPolicyName);

@@ -441,10 +441,10 @@ public final class AgniServerBuilder
             throw new IllegalArgumentException("maxmemory-policy must be one of " +
                 String.join(", ", MemoryPolicy.NAMES) + ": maxmemory-policy=" + name);
         }
-        if (policy.evicts() && !(store instanceof Evicting))
+        if (policy.evicts() && store.evicting().isEmpty())
         {
-            throw new IllegalArgumentException("the store cannot evict (it is not an Evicting store, such as " +
-                "OffHeapStore), so its only maxmemory-policy is noeviction: maxmemory-policy=" + name);
+            throw new IllegalArgumentException("the store cannot evict (it has no Evicting capability, as " +
+                "OffHeapStore has), so its only maxmemory-policy is noeviction: maxmemory-policy=" + name);
         }
         this.memoryPolicyName = name.toLowerCase(Locale.ROOT);
         return this;

@@ -106,8 +106,8 @@ final class EventLoop implements Runnable, Consumer<SelectionKey>
             Math.max(MIN_TICK_MS, Math.min(MAX_TICK_MS, config.idleTimeoutMs / 10)) : MAX_TICK_MS;
         this.selector = Selector.open();
         this.thread = new Thread(this, name);
-        this.durability = config.store instanceof DeferredDurability deferred && deferred.writesAwaitDurable() ?
-            deferred : null;
+        this.durability = config.store.deferredDurability().filter(DeferredDurability::writesAwaitDurable)
+            .orElse(null);
     }
 
     void start()

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -340,10 +341,18 @@ class ParanoidServerTest
                 {
                     throw new StoreReadOnlyException("syncing the log failed (injected)");
                 }
+                if (method.getName().equals("deferredDurability") || method.getName().equals("transactional"))
+                {
+                    // the capabilities are this proxy, so that their calls are recorded too
+                    return Optional.of(proxy);
+                }
+                final Object target = method.getDeclaringClass() == DeferredDurability.class ?
+                    store.deferredDurability().orElseThrow() :
+                    method.getDeclaringClass() == Transactional.class ? store.transactional().orElseThrow() : store;
                 final Object result;
                 try
                 {
-                    result = method.invoke(store, args);
+                    result = method.invoke(target, args);
                 }
                 catch (final InvocationTargetException ex)
                 {

@@ -10,16 +10,21 @@ import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleDescriptor.Exports;
 import java.lang.module.ModuleDescriptor.Requires;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -74,6 +79,40 @@ class PublicSurfaceTest
 
         final int modifiers = OffHeapStore.class.getDeclaredMethod("verifyIntegrity").getModifiers();
         assertFalse(Modifier.isPublic(modifiers), "OffHeapStore.verifyIntegrity() is for agni-store's tests only");
+    }
+
+    /**
+     * The names of the store's public methods are the ones it had when its capabilities were interfaces of its class,
+     * plus the four accessors that now reach them (issue 32): {@code checkpointing}, {@code transactional},
+     * {@code evicting} and {@code deferredDurability}. Each capability's methods stay methods of the class too, so
+     * code that called them on an {@code OffHeapStore} compiles unchanged; what changed is that the class no longer
+     * implements {@code Checkpointing}, {@code Transactional}, {@code Evicting} and {@code DeferredDurability}, so
+     * that an {@code instanceof} cannot say yes for a store that keeps nothing on disk.
+     */
+    @Test
+    void storeKeepsItsMethodNamesAndOffersItsCapabilitiesThroughAccessorsOnly()
+    {
+        final Set<String> names = new TreeSet<>();
+        for (final Method method : OffHeapStore.class.getMethods())
+        {
+            if (method.getDeclaringClass() != Object.class)
+            {
+                names.add(method.getName());
+            }
+        }
+        assertEquals(new TreeSet<>(List.of("append", "awaitDurable", "builder", "checkpoint",
+            "checkpointInBackground", "checkpointStatus", "checkpointing", "clear", "close", "currentTimeMillis",
+            "deferDurability", "deferredDurability", "delete", "durability", "evicting", "evictionPolicy", "exists",
+            "expire", "expireAfter", "expireTimeMillis", "get", "getAll", "getAndDelete", "getAndExpire", "getAndSet",
+            "getRange", "incrementBy", "incrementByFloat", "maxKeyLength", "maxMemory", "maxValueLength", "open",
+            "persist", "randomKey", "rename", "runExclusive", "scan", "set", "setAll", "setRange", "shardCount",
+            "size", "stats", "sweepExpired", "sync", "toString", "transactional", "ttlMillis", "valueLength", "write",
+            "writesAwaitDurable")), names);
+        assertEquals(List.of(AgniStore.class), List.of(OffHeapStore.class.getInterfaces()));
+        for (final String accessor : List.of("checkpointing", "transactional", "evicting", "deferredDurability"))
+        {
+            assertDoesNotThrow(() -> assertEquals(Optional.class, AgniStore.class.getMethod(accessor).getReturnType()));
+        }
     }
 
     private static Map<String, Set<String>> exports(final ModuleDescriptor descriptor)

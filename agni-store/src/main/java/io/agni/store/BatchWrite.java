@@ -115,7 +115,7 @@ final class BatchWrite
      * Checks every key and value against the store's limits, and the array for what each operation found, before
      * anything changes.
      */
-    static void check(final StoreCore store, final WriteBatch batch, final byte[] found)
+    static void check(final Shards store, final WriteBatch batch, final byte[] found)
     {
         if (found != null && found.length < batch.size())
         {
@@ -135,7 +135,7 @@ final class BatchWrite
      * @param found where what each operation found is reported ({@code Transactional.write}), {@code null} for
      *              nowhere.
      */
-    void run(final StoreCore store, final WriteBatch batch, final long now, final ThreadContext c,
+    void run(final Shards store, final WriteBatch batch, final long now, final ThreadContext c,
         final byte[] found)
     {
         try
@@ -153,7 +153,7 @@ final class BatchWrite
     /**
      * Hashes every key, turns relative times into absolute ones at {@code now}, and groups the operations by key.
      */
-    private void load(final StoreCore store, final WriteBatch batch, final long now)
+    private void load(final Shards store, final WriteBatch batch, final long now)
     {
         this.batch = batch;
         this.bytes = batch.buffer();
@@ -179,7 +179,7 @@ final class BatchWrite
                     final Key key = keys[keyCount];
                     key.op = i;
                     key.hash = hash;
-                    key.shard = store.shardIndex(hash);
+                    key.shard = store.index(hash);
                     seen[slot] = keyCount;
                     keyOf[i] = keyCount++;
                     break;
@@ -194,7 +194,7 @@ final class BatchWrite
         }
     }
 
-    private void write(final StoreCore store, final long now, final ThreadContext c)
+    private void write(final Shards store, final long now, final ThreadContext c)
     {
         final int shards = sortedShards();
         final ChangeRecorder log = c.changes;
@@ -203,7 +203,7 @@ final class BatchWrite
         {
             for (; locked < shards; locked++)
             {
-                stamps[locked] = store.shardAt(order[locked]).lockWrite(log);
+                stamps[locked] = store.at(order[locked]).lockWrite(log);
             }
             if (log != null)
             {
@@ -224,7 +224,7 @@ final class BatchWrite
             bytesPerShard(shards, false);
             for (int j = 0; j < shards; j++)
             {
-                store.shardAt(order[j]).maybeCompactLocked(perShard[j]);
+                store.at(order[j]).maybeCompactLocked(perShard[j]);
             }
         }
         finally
@@ -239,12 +239,12 @@ final class BatchWrite
      * for the batch's new entries evicts none of them (apply finds them again and counts on them being there); they
      * are unpinned before apply, which allocates nothing, since removing an entry may recycle its segment.
      */
-    private void pinFound(final StoreCore store, final EntryCursor e)
+    private void pinFound(final Shards store, final EntryCursor e)
     {
         for (int k = 0; k < keyCount; k++)
         {
             final Key key = keys[k];
-            final Shard shard = store.shardAt(key.shard);
+            final Shard shard = store.at(key.shard);
             if (key.found && key.effect != Effect.NOTHING && shard.evictsLocked())
             {
                 final int op = key.op;
@@ -255,14 +255,14 @@ final class BatchWrite
         }
     }
 
-    private void unpinFound(final StoreCore store)
+    private void unpinFound(final Shards store)
     {
         for (int k = 0; k < keyCount; k++)
         {
             final Key key = keys[k];
             if (key.pinnedSegment != 0)
             {
-                store.shardAt(key.shard).unpinLocked(key.pinnedSegment);
+                store.at(key.shard).unpinLocked(key.pinnedSegment);
                 key.pinnedSegment = 0;
             }
         }
@@ -281,7 +281,7 @@ final class BatchWrite
      * @param locked how many were locked.
      */
     static void endBatchAndUnlock(
-        final StoreCore store, final ChangeRecorder log, final int[] order, final long[] stamps, final int locked)
+        final Shards store, final ChangeRecorder log, final int[] order, final long[] stamps, final int locked)
     {
         try
         {
@@ -294,7 +294,7 @@ final class BatchWrite
         {
             for (int j = locked - 1; j >= 0; j--)
             {
-                store.shardAt(order[j]).unlockWrite(stamps[j]);
+                store.at(order[j]).unlockWrite(stamps[j]);
             }
         }
     }
@@ -302,13 +302,13 @@ final class BatchWrite
     /**
      * Looks every key up once (an expired entry is removed, as every write does) and notes what it holds.
      */
-    private void findAll(final StoreCore store, final EntryCursor e)
+    private void findAll(final Shards store, final EntryCursor e)
     {
         for (int k = 0; k < keyCount; k++)
         {
             final Key key = keys[k];
             final int op = key.op;
-            key.found = store.shardAt(key.shard).findLocked(
+            key.found = store.at(key.shard).findLocked(
                 key.hash, bytes, batch.keyOffset(op), batch.keyLength(op), e) >= 0;
             if (key.found)
             {
@@ -432,7 +432,7 @@ final class BatchWrite
     /**
      * Grows each shard's table for the keys the batch adds.
      */
-    private void makeRoom(final StoreCore store, final int shards)
+    private void makeRoom(final Shards store, final int shards)
     {
         Arrays.fill(perShard, 0, shards, 0);
         for (int k = 0; k < keyCount; k++)
@@ -447,7 +447,7 @@ final class BatchWrite
         {
             if (perShard[j] > 0)
             {
-                store.shardAt(order[j]).ensureRoomLocked((int)perShard[j]);
+                store.at(order[j]).ensureRoomLocked((int)perShard[j]);
             }
         }
     }
@@ -457,7 +457,7 @@ final class BatchWrite
      * compacts in place for its part, and all are written once more; a second refusal throws with nothing visible
      * changed.
      */
-    private void prepare(final StoreCore store, final int shards, final EntryCursor e)
+    private void prepare(final Shards store, final int shards, final EntryCursor e)
     {
         int refused = prepareAll(store, e);
         if (refused >= 0)
@@ -467,15 +467,15 @@ final class BatchWrite
             {
                 if (perShard[j] > 0)
                 {
-                    store.shardAt(order[j]).reclaimForBatchLocked(perShard[j]);
+                    store.at(order[j]).reclaimForBatchLocked(perShard[j]);
                 }
             }
             refused = prepareAll(store, e);
             if (refused >= 0)
             {
                 final Key key = keys[refused];
-                store.shardAt(key.shard).countRejectedLocked();
-                throw OffHeapStore.budgetExceeded(entryLength(key), store.budget());
+                store.at(key.shard).countRejectedLocked();
+                throw store.budgetExceeded(entryLength(key));
             }
         }
     }
@@ -512,7 +512,7 @@ final class BatchWrite
      * @return -1 if every entry was written, else the key whose entry the budget refused; the entries written before
      * it are abandoned.
      */
-    private int prepareAll(final StoreCore store, final EntryCursor e)
+    private int prepareAll(final Shards store, final EntryCursor e)
     {
         int k = 0;
         try
@@ -525,7 +525,7 @@ final class BatchWrite
                     continue;
                 }
                 final int op = key.op;
-                final Shard shard = store.shardAt(key.shard);
+                final Shard shard = store.at(key.shard);
                 final long location;
                 if (key.valueOp >= 0)
                 {
@@ -538,7 +538,7 @@ final class BatchWrite
                     // the entries written before may have moved it, and its segment left alone while it is copied.
                     shard.findAnyLocked(key.hash, bytes, batch.keyOffset(op), batch.keyLength(op), e);
                     location = shard.copyInLocked(bytes, batch.keyOffset(op), batch.keyLength(op), e, key.hasExpiry,
-                        key.expireAt, e.segmentId, store.maxValueLength());
+                        key.expireAt, e.segmentId, store.maxValueLength);
                 }
                 if (location == Arena.NO_SPACE)
                 {
@@ -564,14 +564,14 @@ final class BatchWrite
      * Drops the entries written and not linked of the keys before {@code end}, last first, so that each gives its
      * space back.
      */
-    private void abandon(final StoreCore store, final int end)
+    private void abandon(final Shards store, final int end)
     {
         for (int k = end - 1; k >= 0; k--)
         {
             final Key key = keys[k];
             if (key.location != Arena.NO_SPACE)
             {
-                store.shardAt(key.shard).abandonLocked(
+                store.at(key.shard).abandonLocked(
                     key.location, batch.keyLength(key.op), valueLength(key), key.hasExpiry);
                 key.location = Arena.NO_SPACE;
             }
@@ -581,7 +581,7 @@ final class BatchWrite
     /**
      * Applies every key's effect; nothing here is refused. Each shard logs what it changes into the open batch.
      */
-    private void apply(final StoreCore store, final EntryCursor e)
+    private void apply(final Shards store, final EntryCursor e)
     {
         int k = 0;
         try
@@ -590,7 +590,7 @@ final class BatchWrite
             {
                 final Key key = keys[k];
                 final int op = key.op;
-                final Shard shard = store.shardAt(key.shard);
+                final Shard shard = store.at(key.shard);
                 switch (key.effect)
                 {
                     case REMOVE:
@@ -619,14 +619,14 @@ final class BatchWrite
         }
     }
 
-    private void abandonFrom(final StoreCore store, final int from)
+    private void abandonFrom(final Shards store, final int from)
     {
         for (int k = keyCount - 1; k >= from; k--)
         {
             final Key key = keys[k];
             if (key.location != Arena.NO_SPACE)
             {
-                store.shardAt(key.shard).abandonLocked(
+                store.at(key.shard).abandonLocked(
                     key.location, batch.keyLength(key.op), valueLength(key), key.hasExpiry);
                 key.location = Arena.NO_SPACE;
             }

@@ -34,10 +34,10 @@ final class ExclusiveSection
     private final Shard[] shards;
     private final OperationGate gate;
 
-    ExclusiveSection(final Shard[] shards, final OperationGate gate)
+    ExclusiveSection(final Shards shards)
     {
-        this.shards = shards;
-        this.gate = gate;
+        this.shards = shards.all;
+        this.gate = shards.gate;
     }
 
     /**

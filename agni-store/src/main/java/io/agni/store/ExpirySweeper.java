@@ -63,21 +63,16 @@ final class ExpirySweeper
     /**
      * Starts the sweep thread.
      *
-     * @param shards     the store's shards.
-     * @param gate       the store's gate.
-     * @param memory     the store's memory, whose retired buffers each tick frees.
+     * @param shards     the store's shards, gate and memory (whose retired buffers each tick frees).
      * @param intervalMs milliseconds between ticks, at least 1.
-     * @param name       the store's name, for the thread name and the log.
      */
-    ExpirySweeper(
-        final Shard[] shards, final OperationGate gate, final OffHeapMemory memory, final long intervalMs,
-        final String name)
+    ExpirySweeper(final Shards shards, final long intervalMs)
     {
-        this.shards = shards;
-        this.gate = gate;
-        this.memory = memory;
+        this.shards = shards.all;
+        this.gate = shards.gate;
+        this.memory = shards.memory;
         this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMs);
-        this.name = name;
+        this.name = shards.name;
         this.thread = new Thread(this::run, name + " expiry sweep");
         thread.setDaemon(true);
         thread.start();

@@ -74,7 +74,7 @@ final class MultiGet
     /**
      * Loads {@code byte[]} keys, whose lengths were checked.
      */
-    void load(final StoreCore store, final List<byte[]> keys)
+    void load(final Shards store, final List<byte[]> keys)
     {
         final int n = keys.size();
         ensure(n);
@@ -92,7 +92,7 @@ final class MultiGet
      * Loads keys that lie in one buffer, whose lengths were checked.
      */
     void load(
-        final StoreCore store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int n)
+        final Shards store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int n)
     {
         ensure(n);
         for (int i = 0; i < n; i++)
@@ -107,7 +107,7 @@ final class MultiGet
      *
      * @return the values in the keys' order, {@code null} for an absent or expired key.
      */
-    List<byte[]> readArrays(final StoreCore store, final ThreadContext c)
+    List<byte[]> readArrays(final Shards store, final ThreadContext c)
     {
         final List<byte[]> values = new ArrayList<>(count);
         final int shards = lockShards(store);
@@ -142,7 +142,7 @@ final class MultiGet
      * @throws IndexOutOfBoundsException if {@code dst} cannot hold them and cannot grow, or they pass 2 GiB.
      */
     int readInto(
-        final StoreCore store, final MutableDirectBuffer dst, final int dstOffset, final int[] valueLengths,
+        final Shards store, final MutableDirectBuffer dst, final int dstOffset, final int[] valueLengths,
         final ThreadContext c)
     {
         final int shards = lockShards(store);
@@ -175,9 +175,9 @@ final class MultiGet
         }
     }
 
-    private int find(final StoreCore store, final int i, final ThreadContext c)
+    private int find(final Shards store, final int i, final ThreadContext c)
     {
-        final int length = store.shardAt(shardOf[i]).findValueLocked(
+        final int length = store.at(shardOf[i]).findValueLocked(
             hashes[i], keyBuffers[i], keyOffsets[i], keyLengths[i], c);
         if (length == AgniStore.NOT_FOUND)
         {
@@ -190,13 +190,13 @@ final class MultiGet
         return length;
     }
 
-    private void put(final StoreCore store, final int i, final DirectBuffer buffer, final int offset, final int length)
+    private void put(final Shards store, final int i, final DirectBuffer buffer, final int offset, final int length)
     {
         keyBuffers[i] = buffer;
         keyOffsets[i] = offset;
         keyLengths[i] = length;
         hashes[i] = store.hash(buffer, offset, length);
-        shardOf[i] = store.shardIndex(hashes[i]);
+        shardOf[i] = store.index(hashes[i]);
     }
 
     /**
@@ -204,7 +204,7 @@ final class MultiGet
      *
      * @return how many shards were locked.
      */
-    private int lockShards(final StoreCore store)
+    private int lockShards(final Shards store)
     {
         System.arraycopy(shardOf, 0, order, 0, count);
         Arrays.sort(order, 0, count);
@@ -221,7 +221,7 @@ final class MultiGet
         {
             for (; locked < shards; locked++)
             {
-                stamps[locked] = store.shardAt(order[locked]).lockRead();
+                stamps[locked] = store.at(order[locked]).lockRead();
             }
         }
         catch (final Throwable ex)
@@ -232,11 +232,11 @@ final class MultiGet
         return shards;
     }
 
-    private void unlockShards(final StoreCore store, final int locked)
+    private void unlockShards(final Shards store, final int locked)
     {
         for (int j = locked - 1; j >= 0; j--)
         {
-            store.shardAt(order[j]).unlockRead(stamps[j]);
+            store.at(order[j]).unlockRead(stamps[j]);
         }
     }
 

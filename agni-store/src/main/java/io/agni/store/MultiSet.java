@@ -65,7 +65,7 @@ final class MultiSet
     /**
      * Loads a batch of {@code byte[]} pairs; a repeated key keeps its last value. The lengths were checked.
      */
-    void load(final StoreCore store, final List<byte[]> keys, final List<byte[]> values)
+    void load(final Shards store, final List<byte[]> keys, final List<byte[]> values)
     {
         final int n = keys.size();
         ensure(n);
@@ -88,7 +88,7 @@ final class MultiSet
      * {@code offsets[2i + 1]}. A repeated key keeps its last value. The lengths were checked.
      */
     void load(
-        final StoreCore store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs)
+        final Shards store, final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs)
     {
         ensure(pairs);
         for (int i = 0; i < pairs; i++)
@@ -108,7 +108,7 @@ final class MultiSet
      *
      * @return {@code false} if the condition refused the batch.
      */
-    boolean run(final StoreCore store, final SetCondition condition, final ThreadContext c)
+    boolean run(final Shards store, final SetCondition condition, final ThreadContext c)
     {
         try
         {
@@ -120,7 +120,7 @@ final class MultiSet
         }
     }
 
-    private boolean write(final StoreCore store, final SetCondition condition, final ThreadContext c)
+    private boolean write(final Shards store, final SetCondition condition, final ThreadContext c)
     {
         final int shards = sortedShards();
         final ChangeRecorder log = c.changes;
@@ -129,7 +129,7 @@ final class MultiSet
         {
             for (; locked < shards; locked++)
             {
-                stamps[locked] = store.shardAt(order[locked]).lockWrite(log);
+                stamps[locked] = store.at(order[locked]).lockWrite(log);
             }
             if (log != null)
             {
@@ -160,7 +160,7 @@ final class MultiSet
                 }
                 if (newKeys > 0)
                 {
-                    store.shardAt(s).ensureRoomLocked(newKeys);
+                    store.at(s).ensureRoomLocked(newKeys);
                 }
             }
             writeAndLink(store, shards, c);
@@ -175,7 +175,7 @@ final class MultiSet
             for (int j = 0; j < shards; j++)
             {
                 final int s = order[j];
-                store.shardAt(s).maybeCompactLocked(batchBytes(s, false));
+                store.at(s).maybeCompactLocked(batchBytes(s, false));
             }
             return true;
         }
@@ -190,7 +190,7 @@ final class MultiSet
      * so far are abandoned (unpinning their segments), each shard compacts in place for its part of the batch, and
      * the batch is written once more; a second refusal throws with nothing visible changed.
      */
-    private void writeAndLink(final StoreCore store, final int shards, final ThreadContext c)
+    private void writeAndLink(final Shards store, final int shards, final ThreadContext c)
     {
         int refused = prepareAll(store);
         if (refused >= 0)
@@ -201,15 +201,14 @@ final class MultiSet
                 final long bytes = batchBytes(s, true);
                 if (bytes > 0)
                 {
-                    store.shardAt(s).reclaimForBatchLocked(bytes);
+                    store.at(s).reclaimForBatchLocked(bytes);
                 }
             }
             refused = prepareAll(store);
             if (refused >= 0)
             {
                 shard(store, refused).countRejectedLocked();
-                throw OffHeapStore.budgetExceeded(
-                    EntryLayout.length(keyLengths[refused], valueLengths[refused], false), store.budget());
+                throw store.budgetExceeded(EntryLayout.length(keyLengths[refused], valueLengths[refused], false));
             }
         }
         int linked = 0;
@@ -235,7 +234,7 @@ final class MultiSet
      * @return -1 if every entry was written, else the index of the entry the budget refused; the entries written
      * before it are abandoned.
      */
-    private int prepareAll(final StoreCore store)
+    private int prepareAll(final Shards store)
     {
         int prepared = 0;
         try
@@ -269,7 +268,7 @@ final class MultiSet
      * Drops the entries {@code from} (inclusive) to {@code to} (exclusive), written and not linked, last first so
      * that each gives its space back: left pinned, their segments could never be compacted or recycled.
      */
-    private void abandon(final StoreCore store, final int from, final int to)
+    private void abandon(final Shards store, final int from, final int to)
     {
         for (int j = to - 1; j >= from; j--)
         {
@@ -320,7 +319,7 @@ final class MultiSet
     /**
      * Hashes every pair and keeps, in order, only the last pair of each key.
      */
-    private void dedupe(final StoreCore store, final int n)
+    private void dedupe(final Shards store, final int n)
     {
         for (int i = 0; i < n; i++)
         {
@@ -364,7 +363,7 @@ final class MultiSet
                 valueOffsets[u] = valueOffsets[i];
                 valueLengths[u] = valueLengths[i];
                 hashes[u] = hashes[i];
-                shardOf[u] = store.shardIndex(hashes[i]);
+                shardOf[u] = store.index(hashes[i]);
                 u++;
             }
         }
@@ -406,9 +405,9 @@ final class MultiSet
         return n;
     }
 
-    private Shard shard(final StoreCore store, final int i)
+    private Shard shard(final Shards store, final int i)
     {
-        return store.shardAt(shardOf[i]);
+        return store.at(shardOf[i]);
     }
 
     private UnsafeBuffer wrap(final byte[] array)

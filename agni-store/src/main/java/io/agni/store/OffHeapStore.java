@@ -7,24 +7,31 @@ import io.agni.api.DeferredDurability;
 import io.agni.api.Durability;
 import io.agni.api.Evicting;
 import io.agni.api.EvictionPolicy;
+import io.agni.api.ExpireCondition;
+import io.agni.api.ExpiryMode;
+import io.agni.api.RenameResult;
 import io.agni.api.ScanResult;
+import io.agni.api.SetCondition;
 import io.agni.api.StoreClosedException;
 import io.agni.api.StoreStats;
 import io.agni.api.Transactional;
+import io.agni.api.WriteBatch;
 import io.agni.store.shard.Shard;
-import io.agni.store.shard.ThreadContext;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The in-process {@link AgniStore}: entries live off-heap in Agrona buffers, split over a power-of-two number of
  * shards, each an index table and an entry arena behind one {@link java.util.concurrent.locks.StampedLock}.
  * Open one with {@link #open()} or {@link #builder()}; close it when done. See docs/architecture.md for the storage
- * and locking protocol of every operation.
+ * and locking protocol of every operation, and for how this facade is put together ("Structure").
  *
  * <h2>Threads</h2>
  * Every method may be called from any thread. Reads are optimistic and take no lock unless they race with a writer
@@ -35,14 +42,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * Nothing is sized up front: index tables double and segments are added as entries arrive, within the memory
  * budget. {@link #stats()} reports the bytes held and the bytes of live entries.
  *
- * <h2>Durability</h2>
- * Opened with a directory, the store keeps its data across restarts (docs/durability.md). As {@link Checkpointing}
- * it takes snapshots on demand, in the caller's thread or its own, and reports their status; as
- * {@link DeferredDurability} it lets a thread that serves many clients wait once for the syncs of all its writes.
- * As {@link Transactional} it runs transactions (docs/architecture.md, "Exclusive sections").
+ * <h2>Capabilities</h2>
+ * A store always has {@link #transactional()} (docs/architecture.md, "Exclusive sections") and {@link #evicting()}.
+ * Opened with a directory, it keeps its data across restarts (docs/durability.md) and has {@link #checkpointing()};
+ * opened {@link Durability#PARANOID}, it has {@link #deferredDurability()}, so that a thread that serves many
+ * clients waits once for the syncs of all its writes. Check the accessors, not the class. The capabilities' methods
+ * are also methods of this class, as they were before the accessors, for code that holds an {@code OffHeapStore}.
  */
-public final class OffHeapStore extends StoreWrites
-    implements AgniStore, Checkpointing, DeferredDurability, Transactional, Evicting
+public final class OffHeapStore implements AgniStore
 {
     /**
      * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
@@ -50,214 +57,77 @@ public final class OffHeapStore extends StoreWrites
     public static final String REQUIRED_JVM_FLAG = "--add-opens java.base/jdk.internal.misc=ALL-UNNAMED";
 
     private static final Logger LOG = LoggerFactory.getLogger(OffHeapStore.class);
-    private final ExpirySweeper sweeper;
+    private static final AtomicInteger STORE_IDS = new AtomicInteger();
+
+    private final Shards shards;
+    private final StringReads reads;
+    private final StringWrites writes;
+    private final WholeStore whole;
+    private final ExclusiveSection exclusive;
     /**
      * The store's directory, snapshot and log; {@code null} for {@link Durability#NONE}.
      */
-    private final StoreDurability durability;
+    private final Checkpoints checkpoints;
+    private final ExpirySweeper sweeper;
+    private final Optional<Checkpointing> checkpointing;
+    private final Optional<Transactional> transactional;
+    private final Optional<Evicting> evicting;
+    private final Optional<DeferredDurability> deferredDurability;
 
     OffHeapStore(final StoreConfig config)
     {
-        super(config);
+        AgronaAccess.check(REQUIRED_JVM_FLAG);
+        this.shards = new Shards(config, "agni store #" + STORE_IDS.incrementAndGet());
+        this.exclusive = new ExclusiveSection(shards);
+        this.reads = new StringReads(shards);
+        this.writes = new StringWrites(shards, exclusive);
+        this.whole = new WholeStore(shards);
         // Before recovery: the replayed entries are laid out anew and may not fit the budget as they did, so recovery
         // evicts too (unlogged; the directory is then checkpointed at once, so they stay evicted).
-        for (final Shard s : shards)
+        for (final Shard s : shards.all)
         {
             s.evictionPolicyLocked(config.evictionPolicy());
             s.recovering(true);
         }
-        this.durability = config.durability() == Durability.NONE ? null : openDirectory(config);
-        for (final Shard s : shards)
+        this.checkpoints = config.durability() == Durability.NONE ? null : openDirectory(config);
+        for (final Shard s : shards.all)
         {
             s.recovering(false);
         }
-        if (config.expirySweepIntervalMs() > 0)
+        this.sweeper = config.expirySweepIntervalMs() > 0 ?
+            new ExpirySweeper(shards, config.expirySweepIntervalMs()) : null;
+        if (checkpoints != null)
         {
-            sweeper = new ExpirySweeper(shards, gate, memory, config.expirySweepIntervalMs(), name);
+            checkpoints.startBackground();
         }
-        else
-        {
-            sweeper = null;
-        }
-        if (durability != null)
-        {
-            durability.startBackground(gate, name);
-        }
-        LOG.debug("{} opened: shards={}, budget={} bytes", name, shards.length, budget.limit());
+        this.checkpointing = Optional.ofNullable(checkpoints);
+        this.transactional = Optional.of(writes);
+        this.evicting = Optional.of(whole);
+        this.deferredDurability = config.durability() == Durability.PARANOID ?
+            Optional.of(shards.gate) : Optional.empty();
+        LOG.debug("{} opened: shards={}, budget={} bytes", shards.name, shards.all.length, shards.budget.limit());
     }
 
     /**
-     * Rebuilds the store from its directory through its own operations, then gives every thread its way into the
-     * log; on failure frees what the store holds and throws.
+     * Rebuilds the shards from the directory, then gives every thread its way into the log; on failure frees what
+     * the store holds and throws.
      */
-    private StoreDurability openDirectory(final StoreConfig config)
+    private Checkpoints openDirectory(final StoreConfig config)
     {
         try
         {
-            final StoreDurability opened = StoreDurability.open(this, shards, config);
+            final Checkpoints opened = Checkpoints.open(shards, exclusive, config);
             if (opened.persistence().log() != null)
             {
-                gate.attachLog(opened.persistence().log(), config.durability() == Durability.PARANOID);
+                shards.gate.attachLog(opened.persistence().log(), config.durability() == Durability.PARANOID);
             }
             return opened;
         }
         catch (final IOException | RuntimeException | Error ex)
         {
-            for (final Shard s : shards)
-            {
-                s.free();
-            }
-            memory.freeRetired();
+            shards.free();
             throw DurabilityErrors.onOpen(config.directory(), ex);
         }
-    }
-    /**
-     * Writes a snapshot of the store now and drops the log it makes unnecessary (docs/durability.md). Writers go on
-     * while it is taken; with {@link Durability#FAST}, each shard's writers wait while it is copied. Checkpoints also
-     * run by themselves once the log has grown to the size of the last snapshot, and at {@link #close()}.
-     *
-     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
-     * @throws io.agni.api.AgniException if the snapshot cannot be written; the previous one and the log stay.
-     */
-    @Override
-    public void checkpoint()
-    {
-        if (durability == null)
-        {
-            throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
-        }
-        exclusive.refuseInside("checkpoint", name);
-        // a hold, not an operation: the snapshot reads each shard under its lock, and writers' retired memory must
-        // go back to the budget while it runs
-        final ThreadContext c = gate.hold();
-        try
-        {
-            durability.checkpoint();
-        }
-        catch (final IOException ex)
-        {
-            throw DurabilityErrors.onCheckpoint(durability.persistence().directory(), ex);
-        }
-        finally
-        {
-            gate.release(c);
-        }
-    }
-
-    /**
-     * Starts a checkpoint on a thread of the store's own, unless one is running (docs/durability.md); a failure is
-     * logged and shows in {@link #checkpointStatus()}.
-     *
-     * @return whether a checkpoint was started.
-     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
-     * @throws StoreClosedException  if the store is closed.
-     */
-    @Override
-    public boolean checkpointInBackground()
-    {
-        if (durability == null)
-        {
-            throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to checkpoint");
-        }
-        final ThreadContext c = gate.enter();
-        try
-        {
-            return durability.checkpointInBackground(gate, name);
-        }
-        finally
-        {
-            gate.exit(c);
-        }
-    }
-
-    @Override
-    public CheckpointStatus checkpointStatus()
-    {
-        return durability == null ? CheckpointStatus.NONE : durability.status();
-    }
-
-    @Override
-    public boolean writesAwaitDurable()
-    {
-        return durability() == Durability.PARANOID;
-    }
-
-    @Override
-    public void deferDurability(final boolean defer)
-    {
-        gate.deferDurability(defer);
-    }
-
-    @Override
-    public void awaitDurable()
-    {
-        gate.awaitDurable();
-    }
-
-    /**
-     * Closes the store as a crash would leave its directory: no checkpoint, the log as it is (synced, so the test
-     * that uses this sees the page cache's content). For tests of recovery within one JVM.
-     */
-    void closeWithoutCheckpoint()
-    {
-        if (!gate.close())
-        {
-            return;
-        }
-        if (sweeper != null)
-        {
-            sweeper.stop();
-        }
-        if (durability != null)
-        {
-            durability.stopBackground();
-            durability.persistence().close();
-        }
-        for (final Shard s : shards)
-        {
-            s.free();
-        }
-        memory.freeRetired();
-    }
-
-    /**
-     * Makes every write acknowledged so far survive a power loss: syncs the log ({@link Durability#DURABLE},
-     * {@link Durability#PARANOID}), or takes a snapshot ({@link Durability#FAST}, which has no log).
-     *
-     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
-     * @throws io.agni.api.StoreReadOnlyException if the log has failed.
-     */
-    public void sync()
-    {
-        if (durability == null)
-        {
-            throw new IllegalStateException(name + " has no directory (Durability.NONE): nothing to sync");
-        }
-        if (durability.persistence().log() == null)
-        {
-            checkpoint();
-            return;
-        }
-        final ThreadContext c = gate.enter();
-        try
-        {
-            durability.persistence().log().sync();
-        }
-        finally
-        {
-            gate.exit(c);
-        }
-    }
-
-    /**
-     * What the store keeps across a restart.
-     *
-     * @return the preset it was opened with.
-     */
-    @Override
-    public Durability durability()
-    {
-        return durability == null ? Durability.NONE : durability.durability();
     }
 
     /**
@@ -283,9 +153,325 @@ public final class OffHeapStore extends StoreWrites
         return new OffHeapStoreBuilder();
     }
 
-    // ------------------------------------------------------------------------------------------------------------
-    // Whole store
-    // ------------------------------------------------------------------------------------------------------------
+    @Override
+    public byte[] get(final byte[] key)
+    {
+        return reads.get(key);
+    }
+
+    @Override
+    public int get(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        return reads.get(key, keyOffset, keyLength, dst, dstOffset);
+    }
+
+    @Override
+    public boolean exists(final byte[] key)
+    {
+        return reads.exists(shards.gate.wrapKey(key), 0, key.length);
+    }
+
+    @Override
+    public boolean exists(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return reads.exists(key, keyOffset, keyLength);
+    }
+
+    @Override
+    public List<byte[]> getAll(final List<byte[]> keys)
+    {
+        return reads.getAll(keys);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Reads the keys in place and copies each value once, from the arena into {@code dst}, under the read locks of
+     * the shards involved; allocates nothing for a batch of up to a thousand keys in steady state.
+     */
+    @Override
+    public int getAll(
+        final DirectBuffer keys, final int[] keyOffsets, final int[] keyLengths, final int count,
+        final MutableDirectBuffer dst, final int dstOffset, final int[] valueLengths)
+    {
+        return reads.getAll(keys, keyOffsets, keyLengths, count, dst, dstOffset, valueLengths);
+    }
+
+    @Override
+    public long ttlMillis(final byte[] key)
+    {
+        return reads.ttlMillis(shards.gate.wrapKey(key), 0, key.length);
+    }
+
+    @Override
+    public long ttlMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return reads.ttlMillis(key, keyOffset, keyLength);
+    }
+
+    @Override
+    public long expireTimeMillis(final byte[] key)
+    {
+        return reads.expireTimeMillis(shards.gate.wrapKey(key), 0, key.length);
+    }
+
+    @Override
+    public long expireTimeMillis(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return reads.expireTimeMillis(key, keyOffset, keyLength);
+    }
+
+    @Override
+    public int valueLength(final byte[] key)
+    {
+        return reads.valueLength(shards.gate.wrapKey(key), 0, key.length);
+    }
+
+    @Override
+    public int valueLength(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return reads.valueLength(key, keyOffset, keyLength);
+    }
+
+    @Override
+    public byte[] getRange(final byte[] key, final long start, final long end)
+    {
+        return reads.getRange(key, start, end);
+    }
+
+    @Override
+    public int getRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long start, final long end,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        return reads.getRange(key, keyOffset, keyLength, start, end, dst, dstOffset);
+    }
+
+    @Override
+    public void set(final byte[] key, final byte[] value)
+    {
+        set(key, value, SetCondition.ALWAYS, ExpiryMode.CLEAR, 0);
+    }
+
+    @Override
+    public boolean set(
+        final byte[] key, final byte[] value,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        return writes.set(shards.gate.wrapKey(key), 0, key.length, shards.gate.wrapValue(value), 0, value.length,
+            condition, expiryMode, expiryMillis);
+    }
+
+    @Override
+    public boolean set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        return writes.set(key, keyOffset, keyLength, value, valueOffset, valueLength, condition, expiryMode,
+            expiryMillis);
+    }
+
+    @Override
+    public byte[] getAndSet(
+        final byte[] key, final byte[] value,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        return writes.getAndSet(key, value, condition, expiryMode, expiryMillis);
+    }
+
+    @Override
+    public int getAndSet(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final SetCondition condition, final ExpiryMode expiryMode, final long expiryMillis,
+        final MutableDirectBuffer previous, final int previousOffset)
+    {
+        return writes.getAndSet(key, keyOffset, keyLength, value, valueOffset, valueLength, condition, expiryMode,
+            expiryMillis, previous, previousOffset);
+    }
+
+    @Override
+    public boolean setAll(final List<byte[]> keys, final List<byte[]> values, final SetCondition condition)
+    {
+        return writes.setAll(keys, values, condition);
+    }
+
+    @Override
+    public boolean setAll(
+        final DirectBuffer buffer, final int[] offsets, final int[] lengths, final int pairs,
+        final SetCondition condition)
+    {
+        return writes.setAll(buffer, offsets, lengths, pairs, condition);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * Every shard the batch touches is write-locked, in ascending order, from before its first change to after its
+     * last (docs/architecture.md, "Batch write"); with a directory, the batch is one log record.
+     */
+    @Override
+    public void write(final WriteBatch batch)
+    {
+        writes.write(batch, null);
+    }
+
+    /**
+     * The {@link Transactional#write(WriteBatch, byte[])} of {@link #transactional()}.
+     *
+     * @param batch the writes; not changed.
+     * @param found what each operation found: at least {@code batch.size()} entries.
+     */
+    public void write(final WriteBatch batch, final byte[] found)
+    {
+        writes.write(batch, found);
+    }
+
+    /** @param body what the {@link Transactional#runExclusive(Runnable)} of {@link #transactional()} runs. */
+    public void runExclusive(final Runnable body)
+    {
+        writes.runExclusive(body);
+    }
+
+    @Override
+    public boolean delete(final byte[] key)
+    {
+        return writes.delete(shards.gate.wrapKey(key), 0, key.length);
+    }
+
+    @Override
+    public boolean delete(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return writes.delete(key, keyOffset, keyLength);
+    }
+
+    @Override
+    public byte[] getAndDelete(final byte[] key)
+    {
+        return writes.getAndDelete(key);
+    }
+
+    @Override
+    public int getAndDelete(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        return writes.getAndDelete(key, keyOffset, keyLength, dst, dstOffset);
+    }
+
+    @Override
+    public byte[] getAndExpire(final byte[] key, final ExpiryMode expiryMode, final long expiryMillis)
+    {
+        return writes.getAndExpire(key, expiryMode, expiryMillis);
+    }
+
+    @Override
+    public int getAndExpire(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final ExpiryMode expiryMode, final long expiryMillis,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        return writes.getAndExpire(key, keyOffset, keyLength, expiryMode, expiryMillis, dst, dstOffset);
+    }
+
+    @Override
+    public long incrementBy(final byte[] key, final long delta)
+    {
+        return writes.incrementBy(shards.gate.wrapKey(key), 0, key.length, delta);
+    }
+
+    @Override
+    public long incrementBy(final DirectBuffer key, final int keyOffset, final int keyLength, final long delta)
+    {
+        return writes.incrementBy(key, keyOffset, keyLength, delta);
+    }
+
+    @Override
+    public byte[] incrementByFloat(final byte[] key, final double delta)
+    {
+        return writes.incrementByFloat(key, delta);
+    }
+
+    @Override
+    public int incrementByFloat(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final double delta,
+        final MutableDirectBuffer dst, final int dstOffset)
+    {
+        return writes.incrementByFloat(key, keyOffset, keyLength, delta, dst, dstOffset);
+    }
+
+    @Override
+    public long append(final byte[] key, final byte[] value)
+    {
+        return writes.append(shards.gate.wrapKey(key), 0, key.length, shards.gate.wrapValue(value), 0, value.length);
+    }
+
+    @Override
+    public long append(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        return writes.append(key, keyOffset, keyLength, value, valueOffset, valueLength);
+    }
+
+    @Override
+    public long setRange(final byte[] key, final long offset, final byte[] value)
+    {
+        return writes.setRange(
+            shards.gate.wrapKey(key), 0, key.length, offset, shards.gate.wrapValue(value), 0, value.length);
+    }
+
+    @Override
+    public long setRange(
+        final DirectBuffer key, final int keyOffset, final int keyLength, final long offset,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        return writes.setRange(key, keyOffset, keyLength, offset, value, valueOffset, valueLength);
+    }
+
+    @Override
+    public RenameResult rename(final byte[] key, final byte[] newKey, final boolean replace)
+    {
+        return writes.rename(
+            shards.gate.wrapKey(key), 0, key.length, shards.gate.wrapValue(newKey), 0, newKey.length, replace);
+    }
+
+    @Override
+    public RenameResult rename(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer newKey, final int newKeyOffset, final int newKeyLength, final boolean replace)
+    {
+        return writes.rename(key, keyOffset, keyLength, newKey, newKeyOffset, newKeyLength, replace);
+    }
+
+    @Override
+    public boolean expire(final byte[] key, final long expireAtMillis, final ExpireCondition condition)
+    {
+        return writes.expire(shards.gate.wrapKey(key), 0, key.length, expireAtMillis, condition);
+    }
+
+    @Override
+    public boolean expire(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final long expireAtMillis, final ExpireCondition condition)
+    {
+        return writes.expire(key, keyOffset, keyLength, expireAtMillis, condition);
+    }
+
+    @Override
+    public boolean persist(final byte[] key)
+    {
+        return writes.persist(shards.gate.wrapKey(key), 0, key.length);
+    }
+
+    @Override
+    public boolean persist(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return writes.persist(key, keyOffset, keyLength);
+    }
 
     /**
      * {@inheritDoc}
@@ -301,37 +487,7 @@ public final class OffHeapStore extends StoreWrites
     @Override
     public ScanResult scan(final long cursor, final byte[] pattern, final int count)
     {
-        if (count < 1)
-        {
-            throw new IllegalArgumentException("count must be at least 1: count=" + count);
-        }
-        return scanStep(cursor, pattern, StoreScan.bucketsFor(count), count);
-    }
-
-    /**
-     * A scan step that stops after {@code buckets} buckets however many keys it sees: for tests of the cursor.
-     *
-     * @param cursor  0 to start, else a cursor a step returned.
-     * @param pattern glob pattern or null.
-     * @param buckets the buckets to visit, at least 1.
-     * @return the keys found and the next cursor.
-     */
-    ScanResult scanBuckets(final long cursor, final byte[] pattern, final int buckets)
-    {
-        return scanStep(cursor, pattern, buckets, Integer.MAX_VALUE);
-    }
-
-    private ScanResult scanStep(final long cursor, final byte[] pattern, final int buckets, final int liveKeys)
-    {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            return scan.step(cursor, pattern, buckets, liveKeys, c);
-        }
-        finally
-        {
-            gate.exit(c);
-        }
+        return whole.scan(cursor, pattern, count);
     }
 
     /**
@@ -343,213 +499,25 @@ public final class OffHeapStore extends StoreWrites
     @Override
     public byte[] randomKey()
     {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            final ThreadLocalRandom random = ThreadLocalRandom.current();
-            for (int attempt = 0; attempt < RANDOM_KEY_SAMPLES; attempt++)
-            {
-                final Shard s = shards[random.nextInt(shards.length)];
-                if (s.count() > 0)
-                {
-                    final byte[] key = s.liveKeyFrom(random.nextInt(), RANDOM_KEY_PROBES, c.entry);
-                    if (key != null)
-                    {
-                        return key;
-                    }
-                }
-            }
-            final int first = random.nextInt(shards.length);
-            for (int j = 0; j < shards.length; j++)
-            {
-                final byte[] key = shards[(first + j) & shardMask].liveKeyFrom(random.nextInt(), Integer.MAX_VALUE,
-                    c.entry);
-                if (key != null)
-                {
-                    return key;
-                }
-            }
-            return null;
-        }
-        finally
-        {
-            gate.exit(c);
-        }
+        return whole.randomKey();
     }
 
     @Override
     public long size()
     {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            long sum = 0;
-            for (final Shard s : shards)
-            {
-                sum += s.count();
-            }
-            return sum;
-        }
-        finally
-        {
-            gate.exit(c);
-        }
+        return whole.size();
     }
 
     @Override
     public void clear()
     {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            if (c.changes == null)
-            {
-                for (final Shard s : shards)
-                {
-                    s.clear();
-                }
-            }
-            else
-            {
-                clearLogged(c);
-            }
-        }
-        finally
-        {
-            gate.exit(c);
-        }
-        memory.reclaim();
+        whole.clear();
     }
 
     @Override
     public StoreStats stats()
     {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            memory.reclaim();
-            long entries = 0;
-            long expiring = 0;
-            long expired = 0;
-            long evicted = 0;
-            long rejected = 0;
-            long live = 0;
-            for (final Shard s : shards)
-            {
-                entries += s.count();
-                expiring += s.expiringCount();
-                expired += s.expiredCount();
-                evicted += s.evictedCount();
-                rejected += s.rejectedCount();
-                live += s.liveBytes();
-            }
-            return StoreStats.builder()
-                .entries(entries)
-                .entriesWithExpiry(expiring)
-                .hits(gate.hits())
-                .misses(gate.misses())
-                .expired(expired)
-                .evicted(evicted)
-                .rejectedWrites(rejected)
-                .offHeapBytes(budget.reserved())
-                .liveEntryBytes(live)
-                .budgetBytes(budget.limit())
-                .build();
-        }
-        finally
-        {
-            gate.exit(c);
-        }
-    }
-
-    /**
-     * What a write does when the budget cannot hold it ({@link OffHeapStoreBuilder#evictionPolicy}).
-     *
-     * @return the policy.
-     */
-    @Override
-    public EvictionPolicy evictionPolicy()
-    {
-        return evictionPolicy;
-    }
-
-    /**
-     * Changes what a write does when the budget cannot hold it, for every write that starts after this returns. Takes
-     * each shard's write lock in turn. A policy that evicts adds one byte per index slot for the read marks
-     * (docs/eviction.md); if the budget refuses them, eviction in that shard goes on without them until its index
-     * next grows.
-     *
-     * @param policy the policy.
-     */
-    @Override
-    public void evictionPolicy(final EvictionPolicy policy)
-    {
-        Objects.requireNonNull(policy, "policy");
-        final ThreadContext c = gate.enter();
-        try
-        {
-            for (final Shard s : shards)
-            {
-                final long stamp = s.lockWrite(null);
-                try
-                {
-                    s.evictionPolicyLocked(policy);
-                }
-                finally
-                {
-                    s.unlockWrite(stamp);
-                }
-            }
-            evictionPolicy = policy;
-        }
-        finally
-        {
-            gate.exit(c);
-        }
-    }
-
-    /**
-     * The memory budget ({@link OffHeapStoreBuilder#maxMemory}, or as last changed by {@link #maxMemory(long)}).
-     *
-     * @return the budget in bytes.
-     */
-    @Override
-    public long maxMemory()
-    {
-        return budget.limit();
-    }
-
-    /**
-     * Changes the memory budget while the store runs (docs/architecture.md, "A budget lowered at run time"). Raising
-     * it takes effect at once. Lowering it below what the store holds refuses new memory until the store is back
-     * within it; each write of a value meanwhile (and each tick of the expiry sweep, and each batch) takes a bounded
-     * step towards it in its shard: it releases the spare segment, moves a step of entries out of the segment with
-     * the fewest live bytes and, if the policy evicts, evicts by the policy beyond its own need to make room for
-     * them, so segments empty and are released. Without eviction, only garbage is reclaimed. The index tables do not
-     * shrink, and each shard keeps its head segment: a budget below those is never reached. The key and value limits
-     * stay as the store was opened with. Any thread.
-     *
-     * @param bytes the new budget in bytes: at least {@link OffHeapStoreBuilder#MIN_BUDGET_PER_SHARD} per shard, at
-     *              most the JVM's direct-memory limit.
-     * @throws IllegalArgumentException if {@code bytes} is out of that range; nothing changed.
-     * @throws StoreClosedException     if the store is closed.
-     */
-    @Override
-    public void maxMemory(final long bytes)
-    {
-        OffHeapStoreBuilder.checkBudget(bytes, shards.length);
-        final ThreadContext c = gate.enter();
-        try
-        {
-            final long before = budget.limit();
-            budget.limit(bytes);
-            memory.reclaim();
-            LOG.debug("{}: budget changed from {} to {} bytes, {} held", name, before, bytes, budget.reserved());
-        }
-        finally
-        {
-            gate.exit(c);
-        }
+        return whole.stats();
     }
 
     /**
@@ -561,7 +529,7 @@ public final class OffHeapStore extends StoreWrites
     @Override
     public long currentTimeMillis()
     {
-        return clock.time();
+        return shards.clock.time();
     }
 
     /**
@@ -572,65 +540,183 @@ public final class OffHeapStore extends StoreWrites
      */
     public int sweepExpired()
     {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            int removed = 0;
-            for (final Shard s : shards)
-            {
-                removed += s.sweep(Integer.MAX_VALUE, c.entry, c.changes);
-            }
-            return removed;
-        }
-        finally
-        {
-            gate.exit(c);
-        }
+        return whole.sweepExpired();
     }
 
-    /**
-     * Checks every shard's structural invariants (entry and expiry counts, live and held byte accounting, every key
-     * reachable exactly once) and that the budget holds. For agni-store's tests, so package-private: not API. Takes
-     * each shard's write lock in turn.
-     *
-     * @throws IllegalStateException naming the first broken invariant.
-     */
-    void verifyIntegrity()
+    /** @return the longest key accepted, in bytes. */
+    public int maxKeyLength()
     {
-        final ThreadContext c = gate.enter();
-        try
-        {
-            long held = 0;
-            for (final Shard s : shards)
-            {
-                s.verifyIntegrity(c.entry, c);
-                held += s.heldBytes();
-            }
-            memory.verifyAccounting(held);
-        }
-        finally
-        {
-            gate.exit(c);
-        }
+        return shards.maxKeyLength;
     }
 
-    /**
-     * The number of shards.
-     *
-     * @return a power of two.
-     */
+    /** @return the longest value accepted, in bytes. */
+    public int maxValueLength()
+    {
+        return shards.maxValueLength;
+    }
+
+    /** @return the number of shards, a power of two. */
     public int shardCount()
     {
-        return shards.length;
+        return shards.all.length;
     }
 
+    /** {@inheritDoc} Present for a store opened with a directory. */
+    @Override
+    public Optional<Checkpointing> checkpointing()
+    {
+        return checkpointing;
+    }
 
+    /** {@inheritDoc} Always present. */
+    @Override
+    public Optional<Transactional> transactional()
+    {
+        return transactional;
+    }
+
+    /** {@inheritDoc} Always present. */
+    @Override
+    public Optional<Evicting> evicting()
+    {
+        return evicting;
+    }
+
+    /** {@inheritDoc} Present for a store opened with {@link Durability#PARANOID}. */
+    @Override
+    public Optional<DeferredDurability> deferredDurability()
+    {
+        return deferredDurability;
+    }
+
+    /** @return what the store keeps across a restart: the preset it was opened with. */
+    public Durability durability()
+    {
+        return checkpoints == null ? Durability.NONE : checkpoints.durability();
+    }
+
+    /**
+     * The {@link Checkpointing#checkpoint()} of {@link #checkpointing()}.
+     *
+     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}), or inside an
+     *                               exclusive section.
+     * @throws io.agni.api.AgniException if the snapshot cannot be written; the previous one and the log stay.
+     */
+    public void checkpoint()
+    {
+        directory("checkpoint").checkpoint();
+    }
+
+    /**
+     * The {@link Checkpointing#checkpointInBackground()} of {@link #checkpointing()}.
+     *
+     * @return whether a checkpoint was started.
+     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
+     * @throws StoreClosedException  if the store is closed.
+     */
+    public boolean checkpointInBackground()
+    {
+        return directory("checkpoint").checkpointInBackground();
+    }
+
+    /** @return {@link Checkpointing#checkpointStatus()}, or {@link CheckpointStatus#NONE} without a directory. */
+    public CheckpointStatus checkpointStatus()
+    {
+        return checkpoints == null ? CheckpointStatus.NONE : checkpoints.checkpointStatus();
+    }
+
+    /**
+     * Makes every write acknowledged so far survive a power loss: syncs the log ({@link Durability#DURABLE},
+     * {@link Durability#PARANOID}), or takes a snapshot ({@link Durability#FAST}, which has no log).
+     *
+     * @throws IllegalStateException if the store keeps nothing on disk ({@link Durability#NONE}).
+     * @throws io.agni.api.StoreReadOnlyException if the log has failed.
+     */
+    public void sync()
+    {
+        directory("sync").sync();
+    }
+
+    /** @return the {@link Evicting#evictionPolicy()} of {@link #evicting()}. */
+    public EvictionPolicy evictionPolicy()
+    {
+        return whole.evictionPolicy();
+    }
+
+    /**
+     * The {@link Evicting#evictionPolicy(EvictionPolicy)} of {@link #evicting()}: what a write does when the budget
+     * cannot hold it, for every write that starts after this returns.
+     *
+     * @param policy the policy.
+     */
+    public void evictionPolicy(final EvictionPolicy policy)
+    {
+        whole.evictionPolicy(policy);
+    }
+
+    /** @return the {@link Evicting#maxMemory()} of {@link #evicting()}: the budget in bytes. */
+    public long maxMemory()
+    {
+        return whole.maxMemory();
+    }
+
+    /**
+     * The {@link Evicting#maxMemory(long)} of {@link #evicting()} (docs/architecture.md, "A budget lowered at run
+     * time"): raising the budget takes effect at once; lowering it below what the store holds refuses new memory
+     * until writes, the expiry sweep and eviction bring the store back within it. The index tables do not shrink,
+     * and each shard keeps its head segment: a budget below those is never reached.
+     *
+     * @param bytes the new budget in bytes: at least {@link OffHeapStoreBuilder#MIN_BUDGET_PER_SHARD} per shard, at
+     *              most the JVM's direct-memory limit.
+     * @throws IllegalArgumentException if {@code bytes} is out of that range; nothing changed.
+     * @throws StoreClosedException     if the store is closed.
+     */
+    public void maxMemory(final long bytes)
+    {
+        whole.maxMemory(bytes);
+    }
+
+    /** @return whether writes wait for the device: {@code true} for {@link Durability#PARANOID}. */
+    public boolean writesAwaitDurable()
+    {
+        return shards.gate.writesAwaitDurable();
+    }
+
+    /**
+     * The {@link DeferredDurability#deferDurability(boolean)} of {@link #deferredDurability()}; changes nothing in
+     * a store whose writes do not wait.
+     *
+     * @param defer whether the calling thread's writes return at once.
+     */
+    public void deferDurability(final boolean defer)
+    {
+        shards.gate.deferDurability(defer);
+    }
+
+    /**
+     * The {@link DeferredDurability#awaitDurable()} of {@link #deferredDurability()}; returns at once in a store
+     * whose writes do not wait.
+     */
+    public void awaitDurable()
+    {
+        shards.gate.awaitDurable();
+    }
+
+    private Checkpoints directory(final String what)
+    {
+        if (checkpoints == null)
+        {
+            throw new IllegalStateException(
+                shards.name + " has no directory (Durability.NONE): nothing to " + what);
+        }
+        return checkpoints;
+    }
 
     @Override
     public void close()
     {
-        exclusive.refuseInside("close", name);
-        if (!gate.close())
+        exclusive.refuseInside("close", shards.name);
+        if (!shards.gate.close())
         {
             return;
         }
@@ -639,62 +725,76 @@ public final class OffHeapStore extends StoreWrites
             sweeper.stop();
         }
         RuntimeException failure = null;
-        if (durability != null)
+        if (checkpoints != null)
         {
-            durability.stopBackground();
+            checkpoints.stopBackground();
             try
             {
-                durability.close();
+                checkpoints.close();
             }
             catch (final IOException | RuntimeException ex)
             {
-                failure = DurabilityErrors.onClose(durability.persistence().directory(), ex);
+                failure = DurabilityErrors.onClose(checkpoints.persistence().directory(), ex);
             }
         }
-        for (final Shard s : shards)
-        {
-            s.free();
-        }
-        memory.freeRetired();
-        LOG.debug("{} closed", name);
+        shards.free();
+        LOG.debug("{} closed", shards.name);
         if (failure != null)
         {
             throw failure;
         }
     }
 
+    /**
+     * Closes the store as a crash would leave its directory: no checkpoint, the log as it is (synced, so the test
+     * that uses this sees the page cache's content). For tests of recovery within one JVM.
+     */
+    void closeWithoutCheckpoint()
+    {
+        if (!shards.gate.close())
+        {
+            return;
+        }
+        if (sweeper != null)
+        {
+            sweeper.stop();
+        }
+        if (checkpoints != null)
+        {
+            checkpoints.stopBackground();
+            checkpoints.persistence().close();
+        }
+        shards.free();
+    }
+
     @Override
     public String toString()
     {
-        return name + "{shards=" + shards.length + ", budget=" + budget.limit() + ", closed=" + gate.isClosed() + "}";
+        return shards.name + "{shards=" + shards.all.length + ", budget=" + shards.budget.limit() + ", closed=" +
+            shards.gate.isClosed() + "}";
+    }
+
+    /** @return what the store stands on, for agni-store's tests that reach a shard, the budget or the memory. */
+    Shards shards()
+    {
+        return shards;
     }
 
     /**
-     * Clears under every shard's write lock at once, so that no write of another thread falls between the logged
-     * clear and the clearing of its shard (replay would keep it, the store would not).
+     * A scan step that stops after {@code buckets} buckets however many keys it sees: for tests of the cursor.
      */
-    private void clearLogged(final ThreadContext c)
+    ScanResult scanBuckets(final long cursor, final byte[] pattern, final int buckets)
     {
-        final long[] stamps = new long[shards.length];
-        int locked = 0;
-        try
-        {
-            for (; locked < shards.length; locked++)
-            {
-                stamps[locked] = shards[locked].lockWrite(c.changes);
-            }
-            c.changes.clear();
-            for (final Shard s : shards)
-            {
-                s.clearLocked();
-            }
-        }
-        finally
-        {
-            for (int i = locked - 1; i >= 0; i--)
-            {
-                shards[i].unlockWrite(stamps[i]);
-            }
-        }
+        return whole.scanBuckets(cursor, pattern, buckets);
+    }
+
+    /**
+     * Checks every shard's structural invariants and that the budget holds; takes each shard's write lock in turn.
+     *
+     * @throws IllegalStateException naming the first broken invariant.
+     */
+    void verifyIntegrity()
+    {
+        whole.verifyIntegrity();
     }
 }

@@ -1,9 +1,12 @@
 package io.agni.store;
 
+import io.agni.api.DeferredDurability;
 import io.agni.api.StoreClosedException;
 import io.agni.store.log.ChangeRecorder;
 import io.agni.store.log.LogWriter;
 import io.agni.store.shard.ThreadContext;
+
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  * snapshot of many seconds therefore does not keep the memory that writers retire meanwhile out of the budget (it
  * did, as an operation: a store at its budget refused writes that eviction had made room for).
  */
-final class OperationGate
+final class OperationGate implements DeferredDurability
 {
     private final String name;
     private final ThreadLocal<ThreadContext> local = ThreadLocal.withInitial(this::register);
@@ -144,12 +147,52 @@ final class OperationGate
     }
 
     /**
+     * Wraps a caller's {@code byte[]} key in the calling thread's key wrapper, for a {@code byte[]} form of an
+     * operation that delegates to its zero-copy form. The wrapper is the thread's own and only the operation that
+     * follows reads it.
+     *
+     * @param key the caller's key.
+     * @return the thread's key wrapper, over {@code key}.
+     */
+    UnsafeBuffer wrapKey(final byte[] key)
+    {
+        final UnsafeBuffer k = local.get().keyWrapper;
+        k.wrap(key);
+        return k;
+    }
+
+    /**
+     * As {@link #wrapKey}, for a second array of the same operation (a value, or a second key).
+     *
+     * @param value the caller's array.
+     * @return the thread's value wrapper, over {@code value}.
+     */
+    UnsafeBuffer wrapValue(final byte[] value)
+    {
+        final UnsafeBuffer v = local.get().valueWrapper;
+        v.wrap(value);
+        return v;
+    }
+
+    /**
+     * Whether writes wait for their log records to be on the device ({@code PARANOID}).
+     *
+     * @return {@code true} once a {@code PARANOID} store's log is attached.
+     */
+    @Override
+    public boolean writesAwaitDurable()
+    {
+        return awaitDurable;
+    }
+
+    /**
      * Makes the calling thread's operations return without waiting for their log records to be on the device, or
-     * wait again; see {@link io.agni.api.DeferredDurability}. The calling thread.
+     * wait again; see {@link DeferredDurability}. The calling thread.
      *
      * @param defer whether to return at once.
      */
-    void deferDurability(final boolean defer)
+    @Override
+    public void deferDurability(final boolean defer)
     {
         local.get().deferDurability = defer;
     }
@@ -161,7 +204,8 @@ final class OperationGate
      * @throws StoreClosedException if the store is closed.
      * @throws io.agni.api.StoreReadOnlyException if the sync failed.
      */
-    void awaitDurable()
+    @Override
+    public void awaitDurable()
     {
         final ThreadContext c = enter();
         try

@@ -28,7 +28,7 @@ final class Rename
      * Renames; the caller has checked the keys' lengths and entered the gate.
      */
     static RenameResult run(
-        final StoreCore store,
+        final Shards store,
         final DirectBuffer from, final int fromOffset, final int fromLength,
         final DirectBuffer to, final int toOffset, final int toLength,
         final boolean replace, final ThreadContext c)
@@ -45,8 +45,8 @@ final class Rename
         }
         final long toHash = store.hash(to, toOffset, toLength);
         final Shard toShard = store.shard(toHash);
-        final int fromIndex = store.shardIndex(fromHash);
-        final int toIndex = store.shardIndex(toHash);
+        final int fromIndex = store.index(fromHash);
+        final int toIndex = store.index(toHash);
         final Shard first = fromIndex <= toIndex ? fromShard : toShard;
         final Shard second = fromIndex <= toIndex ? toShard : fromShard;
         final ChangeRecorder log = c.changes;
@@ -94,7 +94,7 @@ final class Rename
     }
 
     private static RenameResult moveLocked(
-        final StoreCore store,
+        final Shards store,
         final Shard fromShard, final long fromHash, final DirectBuffer from, final int fromOffset, final int fromLength,
         final Shard toShard, final long toHash, final DirectBuffer to, final int toOffset, final int toLength,
         final boolean replace, final ThreadContext c)
@@ -117,12 +117,11 @@ final class Rename
             toShard.ensureRoomLocked(1, toShard == fromShard ? source.segmentId : 0);
         }
         final long location = toShard.copyInLocked(to, toOffset, toLength, source,
-            toShard == fromShard ? source.segmentId : 0, store.maxValueLength());
+            toShard == fromShard ? source.segmentId : 0, store.maxValueLength);
         if (location == Arena.NO_SPACE)
         {
             toShard.countRejectedLocked();
-            throw OffHeapStore.budgetExceeded(
-                EntryLayout.length(toLength, source.valueLength, source.hasExpiry()), store.budget());
+            throw store.budgetExceeded(EntryLayout.length(toLength, source.valueLength, source.hasExpiry()));
         }
         try
         {

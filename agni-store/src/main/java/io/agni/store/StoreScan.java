@@ -55,10 +55,10 @@ final class StoreScan
     private final Shard[] shards;
     private final AtomicLongArray returnedBits;
 
-    StoreScan(final Shard[] shards)
+    StoreScan(final Shards shards)
     {
-        this.shards = shards;
-        this.returnedBits = new AtomicLongArray(shards.length);
+        this.shards = shards.all;
+        this.returnedBits = new AtomicLongArray(shards.count());
     }
 
     /**

@@ -59,7 +59,7 @@ class ClearTest
         for (char c = 'a'; c <= 'z'; c++)
         {
             final byte[] key = bytes("k" + c);
-            if (store.shardIndex(store.hash(new UnsafeBuffer(key), 0, key.length)) == shard)
+            if (store.shards().index(store.shards().hash(new UnsafeBuffer(key), 0, key.length)) == shard)
             {
                 return key;
             }

@@ -169,7 +169,7 @@ class SameTagTest
         {
             final byte[] key = key(i, KEY_LENGTHS[i % KEY_LENGTHS.length]);
             wrapper.wrap(key);
-            final int tag = IndexLayout.tag(store.hash(wrapper, 0, key.length));
+            final int tag = IndexLayout.tag(store.shards().hash(wrapper, 0, key.length));
             final byte[] other = byTag.putIfAbsent(tag, key);
             if (other != null)
             {

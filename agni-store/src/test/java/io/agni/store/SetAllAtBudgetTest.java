@@ -227,12 +227,12 @@ class SetAllAtBudgetTest
     private static int segmentOf(final OffHeapStore store, final byte[] key)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(key);
-        final Shard shard = store.shardAt(0);
+        final Shard shard = store.shards().at(0);
         final EntryCursor e = new EntryCursor();
         final long stamp = shard.lockWrite(null);
         try
         {
-            assertTrue(shard.findLocked(store.hash(buffer, 0, key.length), buffer, 0, key.length, e) >= 0);
+            assertTrue(shard.findLocked(store.shards().hash(buffer, 0, key.length), buffer, 0, key.length, e) >= 0);
             return e.segmentId;
         }
         finally

@@ -94,7 +94,8 @@ public final class MemoryPolicy
      */
     static String name(final AgniStore store, final ServerContext server)
     {
-        if (!(store instanceof Evicting evicting))
+        final Evicting evicting = store.evicting().orElse(null);
+        if (evicting == null)
         {
             return NOEVICTION;
         }

@@ -56,18 +56,15 @@ final class PersistenceCommands
     }
 
     /**
-     * The store as {@link Checkpointing} when it keeps its data on disk.
+     * The store's {@link Checkpointing} capability when it keeps its data on disk
+     * ({@link AgniStore#checkpointing()}).
      *
      * @param store a store.
-     * @return the store, or {@code null} when it keeps nothing on disk.
+     * @return the capability, or {@code null} when it keeps nothing on disk.
      */
     static Checkpointing onDisk(final AgniStore store)
     {
-        if (store instanceof Checkpointing checkpointing && checkpointing.durability() != Durability.NONE)
-        {
-            return checkpointing;
-        }
-        return null;
+        return store.checkpointing().orElse(null);
     }
 
     static void save(final CommandContext context)

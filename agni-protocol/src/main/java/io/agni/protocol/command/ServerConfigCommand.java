@@ -301,7 +301,7 @@ final class ServerConfigCommand
             {
                 return MemoryPolicy.unknownNameReason();
             }
-            if (!(context.store() instanceof Evicting) && policy != EvictionPolicy.NO_EVICTION)
+            if (context.store().evicting().isEmpty() && policy != EvictionPolicy.NO_EVICTION)
             {
                 return "argument must be '" + MemoryPolicy.NOEVICTION + "' (this store cannot evict: it refuses " +
                     "writes at its budget)";
@@ -312,7 +312,8 @@ final class ServerConfigCommand
         @Override
         public String apply(final CommandContext context, final String value)
         {
-            if (context.store() instanceof Evicting evicting)
+            final Evicting evicting = context.store().evicting().orElse(null);
+            if (evicting != null)
             {
                 evicting.evictionPolicy(MemoryPolicy.policyOf(value));
                 context.server().memoryPolicyName(value.toLowerCase(Locale.ROOT));
@@ -342,7 +343,7 @@ final class ServerConfigCommand
             {
                 return "argument must be a memory value";
             }
-            if (!(context.store() instanceof Evicting))
+            if (context.store().evicting().isEmpty())
             {
                 final long budget = context.store().stats().budgetBytes();
                 return bytes == budget || bytes == 0 ? null : "argument must be '" + budget + "' (this store's " +
@@ -354,7 +355,8 @@ final class ServerConfigCommand
         @Override
         public String apply(final CommandContext context, final String value)
         {
-            if (!(context.store() instanceof Evicting evicting))
+            final Evicting evicting = context.store().evicting().orElse(null);
+            if (evicting == null)
             {
                 return null;
             }

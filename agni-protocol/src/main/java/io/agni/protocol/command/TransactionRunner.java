@@ -78,9 +78,9 @@ final class TransactionRunner implements Runnable
             this.session = session;
             this.queue = transaction;
             this.out = out;
-            if (transaction.count() > 0 && store instanceof Transactional)
+            final Transactional transactional = transaction.count() > 0 ? store.transactional().orElse(null) : null;
+            if (transactional != null)
             {
-                final Transactional transactional = (Transactional)store;
                 if (fillBatch())
                 {
                     writeBatch(transactional);

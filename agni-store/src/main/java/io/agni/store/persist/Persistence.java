@@ -89,20 +89,21 @@ public final class Persistence implements AutoCloseable
     }
 
     /**
-     * Opens a directory and rebuilds the state it holds into {@code state}.
+     * Opens a directory and rebuilds the state it holds into {@code target}.
      *
      * @param directory       the directory, created if missing.
      * @param durability      {@link Durability#FAST}, {@link Durability#DURABLE} or {@link Durability#PARANOID}.
      * @param files           the file layer.
      * @param segmentCapacity the length of new log segments.
-     * @param state           receives the recovered entries; nothing else may use it yet.
+     * @param target          receives the recovered entries; nothing else may use it yet.
+     * @param source          the entries for the checkpoint that follows a recovery that evicted.
      * @param clock           the store's clock, for snapshot times.
      * @return the open persistence.
      * @throws IOException when the directory cannot be read or written.
      */
     public static Persistence open(
         final Path directory, final Durability durability, final FileLayer files, final int segmentCapacity,
-        final PersistentState state, final EpochClock clock) throws IOException
+        final RecoveryTarget target, final SnapshotSource source, final EpochClock clock) throws IOException
     {
         if (durability == Durability.NONE)
         {
@@ -122,7 +123,7 @@ public final class Persistence implements AutoCloseable
                 final Path newest = snapshots.get(snapshots.size() - 1);
                 final SnapshotReader.Summary summary = SnapshotReader.read(newest,
                     (buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt) ->
-                        state.recoverSet(buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt));
+                        target.recoverSet(buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt));
                 fromSequence = summary.fromSequence();
                 snapshotBytes = Files.size(newest);
                 snapshotMillis = summary.createdAt();
@@ -134,7 +135,7 @@ public final class Persistence implements AutoCloseable
             }
             final long snapshotNanos = System.nanoTime();
             final LogReader.Replay replay = LogReader.replay(
-                directory, files, segmentCapacity, fromSequence, new RecordApplier(state));
+                directory, files, segmentCapacity, fromSequence, new RecordApplier(target));
             if (!snapshots.isEmpty() || replay.recordsReplayed() > 0 || replay.tornOffset() >= 0)
             {
                 final long now = System.nanoTime();
@@ -153,7 +154,7 @@ public final class Persistence implements AutoCloseable
                 // The first segment now, so the first write does not wait for its zeros.
                 replay.writer().startSegment();
             }
-            final long evicted = state.recoveryEvictions();
+            final long evicted = target.recoveryEvictions();
             if (evicted > 0)
             {
                 LOG.info("Recovery of {} evicted {} entries to stay inside the budget; checkpointing so that they " +
@@ -166,13 +167,13 @@ public final class Persistence implements AutoCloseable
                 if (replay.segments() > 0 || evicted > 0)
                 {
                     persistence.snapshotSequence = next - 1;
-                    persistence.checkpoint(state);
+                    persistence.checkpoint(source);
                     replay.writer().deleteAllIfBefore(persistence.snapshotSequence, false);
                 }
             }
             else if (evicted > 0)
             {
-                persistence.checkpoint(state);
+                persistence.checkpoint(source);
             }
             return persistence;
         }
@@ -301,7 +302,7 @@ public final class Persistence implements AutoCloseable
      * @param state the store.
      * @throws IOException when the snapshot cannot be written; the previous one stays.
      */
-    public void checkpoint(final PersistentState state) throws IOException
+    public void checkpoint(final SnapshotSource state) throws IOException
     {
         synchronized (checkpointLock)
         {
@@ -330,7 +331,7 @@ public final class Persistence implements AutoCloseable
     /**
      * The checkpoint, under {@link #checkpointLock}.
      */
-    private void writeSnapshot(final PersistentState state) throws IOException
+    private void writeSnapshot(final SnapshotSource state) throws IOException
     {
         final long fromSequence = log != null ? log.nextSequence() : snapshotSequence + 1;
         final long logBytes = log != null ? log.bytesAppended() : 0;
@@ -371,7 +372,7 @@ public final class Persistence implements AutoCloseable
      * @param state the store, with no writer left.
      * @throws IOException when the checkpoint fails; the directory is given up all the same.
      */
-    public void close(final PersistentState state) throws IOException
+    public void close(final SnapshotSource state) throws IOException
     {
         try
         {

@@ -7,15 +7,15 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Applies replayed log records to a {@link PersistentState}, decoding the payloads {@link LogLayout} describes.
+ * Applies replayed log records to a {@link RecoveryTarget}, decoding the payloads {@link LogLayout} describes.
  */
 final class RecordApplier implements LogRecordHandler
 {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
-    private final PersistentState state;
+    private final RecoveryTarget state;
 
-    RecordApplier(final PersistentState state)
+    RecordApplier(final RecoveryTarget state)
     {
         this.state = state;
     }

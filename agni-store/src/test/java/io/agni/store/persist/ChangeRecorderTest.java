@@ -132,7 +132,7 @@ class ChangeRecorderTest
 
     private Persistence open(final MapState state) throws IOException
     {
-        return Persistence.open(directory, Durability.DURABLE, FileLayer.system(), 4096, state, () -> 0);
+        return Persistence.open(directory, Durability.DURABLE, FileLayer.system(), 4096, state, state, () -> 0);
     }
 
     private static void set(final ChangeRecorder changes, final String key, final String value, final long at)

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A {@link PersistentState} over a sorted map of strings, for testing persistence apart from the store.
+ * A {@link RecoveryTarget} and {@link SnapshotSource} over a sorted map of strings, for testing persistence apart from the store.
  */
-final class MapState implements PersistentState
+final class MapState implements RecoveryTarget, SnapshotSource
 {
     record Value(String value, long expireAt)
     {

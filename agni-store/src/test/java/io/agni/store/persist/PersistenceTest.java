@@ -202,7 +202,7 @@ class PersistenceTest
 
     private Persistence open(final Durability durability, final MapState state) throws IOException
     {
-        return Persistence.open(directory, durability, FileLayer.system(), SEGMENT, state, clock);
+        return Persistence.open(directory, durability, FileLayer.system(), SEGMENT, state, state, clock);
     }
 
     private static void apply(final MapState state, final LogWriter log, final String key, final String value)

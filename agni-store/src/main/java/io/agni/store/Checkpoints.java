@@ -1,17 +1,17 @@
 package io.agni.store;
 
 import io.agni.api.CheckpointStatus;
+import io.agni.api.Checkpointing;
 import io.agni.api.Durability;
 import io.agni.api.StoreClosedException;
 import io.agni.store.arena.EntryCursor;
 import io.agni.store.log.LogWriter;
 import io.agni.store.persist.Persistence;
-import io.agni.store.persist.PersistentState;
+import io.agni.store.persist.SnapshotSource;
 import io.agni.store.shard.EntryVisitor;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
 import io.agni.store.snapshot.SnapshotWriter;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,25 +22,27 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * An {@link OffHeapStore}'s side of its directory: rebuilds the store from a snapshot and the log while it opens,
- * through the store's own operations before the log is attached (so nothing is logged twice), and lists its entries
- * for snapshots, shard by shard under each shard's read lock (every shard at once for a snapshot with no log behind
- * it). Runs the checkpoints asked for in the background on a thread of their own, one at a time, and reports their
- * status.
+ * A store's side of its directory once it is open, and its {@link Checkpointing} capability: lists its entries for
+ * snapshots, shard by shard under each shard's read lock (every shard at once for a snapshot with no log behind it);
+ * runs the thread that syncs the log every second, prepares its spare segment and starts automatic checkpoints; runs
+ * the checkpoints asked for in the background on a thread of their own, one at a time, and reports their status.
+ * {@link Recovery} rebuilds the store from the directory while it opens ({@link #open}).
  * <p>
  * Its background threads and checkpoints <em>hold</em> the store's gate rather than enter it as operations
  * ({@code OperationGate.hold}): close waits for them, but the memory writers retire meanwhile goes back to the
  * budget. That is sound only because nothing here reads the store's memory outside a shard's lock: the snapshot
  * walks each shard under its read lock, and a buffer is retired only under the write lock of its shard.
  */
-final class StoreDurability implements PersistentState
+final class Checkpoints implements Checkpointing, SnapshotSource
 {
     private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long BACKGROUND_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    private static final Logger LOG = LoggerFactory.getLogger(StoreDurability.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
 
-    private final OffHeapStore store;
     private final Shard[] shards;
+    private final OperationGate gate;
+    private final ExclusiveSection exclusive;
+    private final String name;
     private final EpochClock clock;
     private final long checkpointLogBytes;
     private final EntryCursor cursor = new EntryCursor();
@@ -53,25 +55,27 @@ final class StoreDurability implements PersistentState
      */
     private final AtomicBoolean backgroundCheckpoint = new AtomicBoolean();
 
-    private StoreDurability(
-        final OffHeapStore store, final Shard[] shards, final EpochClock clock, final long checkpointLogBytes)
+    private Checkpoints(final Shards shards, final ExclusiveSection exclusive, final long checkpointLogBytes)
     {
+        this.shards = shards.all;
+        this.gate = shards.gate;
+        this.name = shards.name;
+        this.clock = shards.clock;
+        this.exclusive = exclusive;
         this.checkpointLogBytes = checkpointLogBytes;
-        this.store = store;
-        this.shards = shards;
-        this.clock = clock;
     }
 
     /**
-     * Opens the store's directory and rebuilds its content.
+     * Opens the store's directory and rebuilds its content into the shards through {@link Recovery}; the log is not
+     * attached to the gate yet.
      */
-    static StoreDurability open(final OffHeapStore store, final Shard[] shards, final StoreConfig config)
+    static Checkpoints open(final Shards shards, final ExclusiveSection exclusive, final StoreConfig config)
         throws IOException
     {
-        final StoreDurability durability = new StoreDurability(store, shards, config.clock(), config.checkpointLogBytes());
-        durability.persistence = Persistence.open(config.directory(), config.durability(), config.files(),
-            config.logSegmentBytes(), durability, config.clock());
-        return durability;
+        final Checkpoints checkpoints = new Checkpoints(shards, exclusive, config.checkpointLogBytes());
+        checkpoints.persistence = Persistence.open(config.directory(), config.durability(), config.files(),
+            config.logSegmentBytes(), new Recovery(shards), checkpoints, config.clock());
+        return checkpoints;
     }
 
     Persistence persistence()
@@ -84,13 +88,13 @@ final class StoreDurability implements PersistentState
      * and checkpoints once the log has grown to the last snapshot's size (at least
      * the builder's {@code checkpointLogBytes}).
      */
-    void startBackground(final OperationGate gate, final String name)
+    void startBackground()
     {
         if (persistence.log() == null)
         {
             return;
         }
-        background = new Thread(() -> runBackground(gate), name + " persistence");
+        background = new Thread(this::runBackground, name + " persistence");
         background.setDaemon(true);
         background.start();
     }
@@ -115,7 +119,7 @@ final class StoreDurability implements PersistentState
         }
     }
 
-    private void runBackground(final OperationGate gate)
+    private void runBackground()
     {
         long lastSync = System.nanoTime();
         while (!gate.isClosed())
@@ -168,25 +172,88 @@ final class StoreDurability implements PersistentState
         }
     }
 
-    Durability durability()
+    @Override
+    public Durability durability()
     {
         return persistence.durability();
     }
 
     /**
-     * Takes a snapshot now; see {@link Persistence#checkpoint}.
+     * Writes a snapshot of the store now and drops the log it makes unnecessary (docs/durability.md). Writers go on
+     * while it is taken; with {@link Durability#FAST}, each shard's writers wait while it is copied. Checkpoints also
+     * run by themselves once the log has grown to the size of the last snapshot, and at close.
+     *
+     * @throws IllegalStateException inside an exclusive section.
+     * @throws io.agni.api.AgniException if the snapshot cannot be written; the previous one and the log stay.
      */
-    void checkpoint() throws IOException
+    @Override
+    public void checkpoint()
     {
-        persistence.checkpoint(this);
+        exclusive.refuseInside("checkpoint", name);
+        // a hold, not an operation: the snapshot reads each shard under its lock, and writers' retired memory must
+        // go back to the budget while it runs
+        final ThreadContext c = gate.hold();
+        try
+        {
+            persistence.checkpoint(this);
+        }
+        catch (final IOException ex)
+        {
+            throw DurabilityErrors.onCheckpoint(persistence.directory(), ex);
+        }
+        finally
+        {
+            gate.release(c);
+        }
     }
 
     /**
-     * Starts a checkpoint on a new thread, unless one is running.
+     * Starts a checkpoint on a thread of the store's own, unless one is running (docs/durability.md); a failure is
+     * logged and shows in {@link #checkpointStatus()}.
      *
-     * @return whether one was started.
+     * @return whether a checkpoint was started.
+     * @throws StoreClosedException if the store is closed.
      */
-    boolean checkpointInBackground(final OperationGate gate, final String name)
+    @Override
+    public boolean checkpointInBackground()
+    {
+        final ThreadContext c = gate.enter();
+        try
+        {
+            return startBackgroundCheckpoint();
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    /**
+     * Makes every write acknowledged so far survive a power loss: syncs the log ({@link Durability#DURABLE},
+     * {@link Durability#PARANOID}), or takes a snapshot ({@link Durability#FAST}, which has no log).
+     *
+     * @throws io.agni.api.StoreReadOnlyException if the log has failed.
+     */
+    void sync()
+    {
+        final LogWriter log = persistence.log();
+        if (log == null)
+        {
+            checkpoint();
+            return;
+        }
+        final ThreadContext c = gate.enter();
+        try
+        {
+            log.sync();
+        }
+        finally
+        {
+            gate.exit(c);
+        }
+    }
+
+    private boolean startBackgroundCheckpoint()
     {
         if (persistence.checkpointRunning() || !backgroundCheckpoint.compareAndSet(false, true))
         {
@@ -194,7 +261,7 @@ final class StoreDurability implements PersistentState
         }
         try
         {
-            final Thread thread = new Thread(() -> runBackgroundCheckpoint(gate), name + " checkpoint");
+            final Thread thread = new Thread(this::runBackgroundCheckpoint, name + " checkpoint");
             thread.setDaemon(true);
             thread.start();
             return true;
@@ -206,7 +273,7 @@ final class StoreDurability implements PersistentState
         }
     }
 
-    private void runBackgroundCheckpoint(final OperationGate gate)
+    private void runBackgroundCheckpoint()
     {
         try
         {
@@ -239,10 +306,8 @@ final class StoreDurability implements PersistentState
         }
     }
 
-    /**
-     * What the checkpoints have done and whether one is running.
-     */
-    CheckpointStatus status()
+    @Override
+    public CheckpointStatus checkpointStatus()
     {
         final LogWriter log = persistence.log();
         return CheckpointStatus.builder()
@@ -267,48 +332,6 @@ final class StoreDurability implements PersistentState
     void close() throws IOException
     {
         persistence.close(this);
-    }
-
-    @Override
-    public void recoverSet(final DirectBuffer buffer, final int keyOffset, final int keyLength,
-        final int valueOffset, final int valueLength, final long expireAtMillis)
-    {
-        // As the record says, even when its time has passed: a later record may have extended it (an EXPIRE logged
-        // while the key was live), and an entry left expired is reclaimed like any other.
-        final long hash = store.hash(buffer, keyOffset, keyLength);
-        store.shard(hash).recoverSet(hash, buffer, keyOffset, keyLength, buffer, valueOffset, valueLength,
-            expireAtMillis, cursor);
-    }
-
-    @Override
-    public void recoverDelete(final DirectBuffer buffer, final int keyOffset, final int keyLength)
-    {
-        store.delete(buffer, keyOffset, keyLength);
-    }
-
-    @Override
-    public void recoverExpire(final DirectBuffer buffer, final int keyOffset, final int keyLength,
-        final long expireAtMillis)
-    {
-        final long hash = store.hash(buffer, keyOffset, keyLength);
-        store.shard(hash).recoverExpire(hash, buffer, keyOffset, keyLength, expireAtMillis, cursor);
-    }
-
-    @Override
-    public long recoveryEvictions()
-    {
-        long evicted = 0;
-        for (final Shard s : shards)
-        {
-            evicted += s.evictedCount();
-        }
-        return evicted;
-    }
-
-    @Override
-    public void recoverClear()
-    {
-        store.clear();
     }
 
     @Override

@@ -1,15 +1,12 @@
 package io.agni.store.persist;
 
-import io.agni.store.snapshot.SnapshotWriter;
 import org.agrona.DirectBuffer;
 
-import java.io.IOException;
-
 /**
- * What a store gives its persistence: a way to rebuild its state while it opens (before any other thread sees it,
- * and without logging), and its entries for a snapshot.
+ * What a store gives its persistence to rebuild its state while it opens, from a snapshot and the log: before any
+ * other thread sees the store, and without logging. Its entries for a snapshot come from a {@link SnapshotSource}.
  */
-public interface PersistentState
+public interface RecoveryTarget
 {
     /**
      * Sets a key to a value, replacing what it had; an expiry time at or before now leaves the key absent.
@@ -56,14 +53,4 @@ public interface PersistentState
      * @return the entries evicted since the state was created.
      */
     long recoveryEvictions();
-
-    /**
-     * Writes every live entry to a snapshot.
-     *
-     * @param writer     the snapshot.
-     * @param consistent whether the entries must be one instant's (every shard held at once, writers waiting), as
-     *                   a snapshot with no log behind it must be; otherwise one shard at a time.
-     * @throws IOException when the snapshot cannot be written.
-     */
-    void snapshot(SnapshotWriter writer, boolean consistent) throws IOException;
 }
