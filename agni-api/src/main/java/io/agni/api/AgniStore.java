@@ -25,7 +25,10 @@ import java.util.Optional;
  * The store never keeps a reference to a caller's array or buffer after a call returns, and the {@code byte[]}
  * results belong to the caller. A destination buffer must have room for the value from its offset on, or be
  * expandable (e.g. {@link org.agrona.ExpandableArrayBuffer}); otherwise an {@link IndexOutOfBoundsException} is
- * thrown and the bytes of the destination past its offset are unspecified. A read into a destination copies
+ * thrown and the bytes of the destination past its offset are unspecified. A key, value or destination whose
+ * offset and length do not lie inside its buffer (a negative offset, a range past the end) is a mistake in the call:
+ * {@link IndexOutOfBoundsException} when the store reads or writes it (agni's in-process store checks a key's range
+ * and a destination's offset before it reads anything, so it throws on a miss too). A read into a destination copies
  * first and then checks that no writer intervened, copying again if one did: only the bytes within the length it
  * returns are the result. Bytes of the destination after them (after a miss, from its offset on) may have been
  * overwritten by a copy that raced a writer, within the destination's capacity, and an expandable destination

@@ -24,12 +24,13 @@ import java.util.concurrent.locks.LockSupport;
  * (volatile); {@link #close()} writes {@code closed} (volatile) and only then reads every context's depth. Volatile
  * accesses are sequentially consistent, so either the operation sees {@code closed} and backs out, or the closer
  * sees it in flight and waits: the Dekker pattern, one fence per operation on a line no other thread writes.
- * Leaving ({@link ThreadContext#markExited()}) uses release stores, which pair with the closer's volatile read.
+ * Leaving ({@link ThreadContext#markExited()}) is one release store, which pairs with the closer's volatile read.
  * <p>
  * The same store-then-load order makes the contexts the readers of {@code OffHeapMemory}'s limbo: a writer that
  * retires a buffer fences and reads every context, and a context that was in flight then keeps the buffer until it
- * counts a quiescent point (leaves its outermost operation). Leaving the outermost operation costs one more release
- * store, on the same line; nested operations (depth above 1) only move the depth.
+ * counts a quiescent point (leaves its outermost operation). The depth and the count of quiescent points are one
+ * word, so leaving the outermost operation is the same one release store; nested operations (depth above 1) only
+ * move the depth.
  * <p>
  * Work that keeps the store open but reads none of its memory outside a shard's lock (the log's background sync and
  * spare segments, a checkpoint, whose snapshot reads each shard under its read lock, the expiry sweep, which works
@@ -55,8 +56,10 @@ final class OperationGate implements DeferredDurability
     private LogWriter log;
     /**
      * Whether an operation waits, before it returns, for its log records to be on the device ({@code PARANOID}).
+     * Plain, since every operation reads it: it is set by {@link #attachLog} inside the store's constructor, before
+     * the freeze of the store's final fields, through which every other thread reaches this gate.
      */
-    private volatile boolean awaitDurable;
+    private boolean awaitDurable;
 
     OperationGate(final String name)
     {
@@ -94,7 +97,7 @@ final class OperationGate implements DeferredDurability
     {
         try
         {
-            if (awaitDurable && c.inFlight() == 0 && c.holding() == 1 && !c.deferDurability && c.changes != null)
+            if (awaitDurable && c.ownDepth() == 0 && c.holding() == 1 && !c.deferDurability && c.changes != null)
             {
                 c.changes.awaitDurable();
             }
@@ -134,7 +137,7 @@ final class OperationGate implements DeferredDurability
     {
         try
         {
-            if (awaitDurable && c.inFlight() == 1 && !c.deferDurability)
+            if (awaitDurable && c.ownDepth() == 1 && !c.deferDurability)
             {
                 // After every lock is released, so writers of other shards and threads can share the sync.
                 c.changes.awaitDurable();

@@ -70,10 +70,12 @@ final class StringReads
     {
         checkKey(keyLength);
         Shards.checkDestination(dst, dstOffset);
+        // once, for the hash and the probe's comparison both (Shard.get)
+        key.boundsCheck(keyOffset, keyLength);
         final ThreadContext c = gate.enter();
         try
         {
-            final long hash = hash(key, keyOffset, keyLength);
+            final long hash = KeyHash.hashInRange(key, keyOffset, keyLength, seed);
             final int r = shard(hash).get(hash, key, keyOffset, keyLength, dst, dstOffset, c);
             countRead(c, r);
             return r;

@@ -256,6 +256,35 @@ public abstract class ReadWriteContract extends StoreContractSupport
         assertArrayEquals(value, copied);
     }
 
+    /**
+     * A key of the common length (16 bytes) and a value of the common shape, which an in-process store may read on a
+     * fast path: a key range past the end of its buffer, or a destination offset before its start, is refused as a
+     * mistake in the call, and an expandable destination grows.
+     */
+    @Test
+    public void directGetChecksTheKeyRangeAndTheDestinationOffset()
+    {
+        final byte[] key = bytes("sixteen-byte-key");
+        store.set(key, patterned(100, 7));
+        final UnsafeBuffer keys = bufferWith(key, 4);
+
+        assertThrows(IndexOutOfBoundsException.class,
+            () -> store.get(keys, 10, 16, new UnsafeBuffer(new byte[200]), 0));
+        assertThrows(IndexOutOfBoundsException.class,
+            () -> store.get(keys, -1, 16, new UnsafeBuffer(new byte[200]), 0));
+        assertThrows(IndexOutOfBoundsException.class,
+            () -> store.get(keys, 4, 16, new UnsafeBuffer(new byte[200]), -1));
+        assertThrows(IndexOutOfBoundsException.class,
+            () -> store.get(keys, 4, 16, new ExpandableArrayBuffer(200), -1));
+
+        final ExpandableArrayBuffer grows = new ExpandableArrayBuffer(8);
+        assertEquals(100, store.get(keys, 4, 16, grows, 50));
+        final byte[] copied = new byte[100];
+        grows.getBytes(50, copied);
+        assertArrayEquals(patterned(100, 7), copied);
+        assertValue(patterned(100, 7), key);
+    }
+
     @Test
     public void directGetIntoTooSmallBufferThrowsIndexOutOfBounds()
     {

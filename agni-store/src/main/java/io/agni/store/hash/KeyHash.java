@@ -1,6 +1,7 @@
 package io.agni.store.hash;
 
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 
 import java.nio.ByteOrder;
 
@@ -25,12 +26,18 @@ import java.nio.ByteOrder;
  * <p>
  * The store takes a key's shard from the high bits and its index slot from the low bits
  * (docs/architecture.md, "Sharding"); the final fold mixes every input bit into both.
+ *
+ * <h2>Bounds</h2>
+ * The key's range is checked once, with {@link DirectBuffer#boundsCheck}, whatever Agrona's bounds-check setting;
+ * the words are then read without Agrona's per-access check, which would repeat it for every word.
  */
 public final class KeyHash
 {
     private static final long P0 = 0xA0761D6478BD642FL;
     private static final long P1 = 0xE7037ED1A0B428DBL;
     private static final long P2 = 0x8EBC6AF09C88C6E3L;
+
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private KeyHash()
     {
@@ -47,27 +54,48 @@ public final class KeyHash
      */
     public static long hash(final DirectBuffer buffer, final int offset, final int length, final long seed)
     {
-        final long secret = (seed ^ P2) * P1;
-        long state = seed ^ P0;
-        final long a;
-        final long b;
-        if (length <= 16)
+        buffer.boundsCheck(offset, length);
+        return hashInRange(buffer, offset, length, seed);
+    }
+
+    /**
+     * As {@link #hash}, for a range the caller has checked with {@link DirectBuffer#boundsCheck} (a GET checks its
+     * key once, for the hash and the probe's comparison both).
+     *
+     * @param buffer the bytes.
+     * @param offset where they start; {@code [offset, offset + length)} is inside the buffer.
+     * @param length how many.
+     * @param seed   the store's seed.
+     * @return the hash.
+     */
+    public static long hashInRange(final DirectBuffer buffer, final int offset, final int length, final long seed)
+    {
+        final byte[] array = buffer.byteArray();
+        final long address = buffer.addressOffset() + offset;
+        if (length >= 8 && length <= 16)
         {
-            if (length >= 8)
+            // the common key: two words, no loop (kept apart so that this method stays small enough to inline)
+            return finish(word(array, address), word(array, address + length - 8), seed ^ P0, length, seed);
+        }
+        return hashOther(array, address, length, seed);
+    }
+
+    private static long hashOther(final byte[] array, final long address, final int length, final long seed)
+    {
+        if (length < 8)
+        {
+            final long a;
+            final long b;
+            if (length >= 4)
             {
-                a = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
-                b = buffer.getLong(offset + length - 8, ByteOrder.LITTLE_ENDIAN);
-            }
-            else if (length >= 4)
-            {
-                a = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
-                b = buffer.getInt(offset + length - 4, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
+                a = half(array, address);
+                b = half(array, address + length - 4);
             }
             else if (length > 0)
             {
-                a = ((buffer.getByte(offset) & 0xFFL) << 16) |
-                    ((buffer.getByte(offset + (length >> 1)) & 0xFFL) << 8) |
-                    (buffer.getByte(offset + length - 1) & 0xFFL);
+                a = ((UnsafeApi.getByte(array, address) & 0xFFL) << 16) |
+                    ((UnsafeApi.getByte(array, address + (length >> 1)) & 0xFFL) << 8) |
+                    (UnsafeApi.getByte(array, address + length - 1) & 0xFFL);
                 b = 0;
             }
             else
@@ -75,25 +103,44 @@ public final class KeyHash
                 a = 0;
                 b = 0;
             }
+            return finish(a, b, seed ^ P0, length, seed);
         }
-        else
+        final long secret = (seed ^ P2) * P1;
+        long state = seed ^ P0;
+        int i = 0;
+        int remaining = length;
+        while (remaining > 16)
         {
-            int i = 0;
-            int remaining = length;
-            while (remaining > 16)
-            {
-                state = fold(
-                    buffer.getLong(offset + i, ByteOrder.LITTLE_ENDIAN) ^ secret,
-                    buffer.getLong(offset + i + 8, ByteOrder.LITTLE_ENDIAN) ^ state);
-                i += 16;
-                remaining -= 16;
-            }
-            a = buffer.getLong(offset + length - 16, ByteOrder.LITTLE_ENDIAN);
-            b = buffer.getLong(offset + length - 8, ByteOrder.LITTLE_ENDIAN);
+            state = fold(word(array, address + i) ^ secret, word(array, address + i + 8) ^ state);
+            i += 16;
+            remaining -= 16;
         }
-        final long x = a ^ secret;
+        return finish(word(array, address + length - 16), word(array, address + length - 8), state, length, seed);
+    }
+
+    private static long finish(final long a, final long b, final long state, final int length, final long seed)
+    {
+        final long x = a ^ ((seed ^ P2) * P1);
         final long y = b ^ state;
         return fold((x * y) ^ P0 ^ length, Math.multiplyHigh(x, y) ^ P2);
+    }
+
+    /**
+     * Eight bytes, little-endian, at an address of a range already checked.
+     */
+    private static long word(final byte[] array, final long address)
+    {
+        final long v = UnsafeApi.getLong(array, address);
+        return LITTLE_ENDIAN ? v : Long.reverseBytes(v);
+    }
+
+    /**
+     * Four bytes, little-endian and unsigned, at an address of a range already checked.
+     */
+    private static long half(final byte[] array, final long address)
+    {
+        final int v = UnsafeApi.getInt(array, address);
+        return (LITTLE_ENDIAN ? v : Integer.reverseBytes(v)) & 0xFFFF_FFFFL;
     }
 
     private static long fold(final long x, final long y)

@@ -62,9 +62,16 @@ public final class IndexTable
      * @param capacity a power of two.
      * @param marks    zeroed memory of {@code capacity} bytes, or {@code null}.
      * @param ghost    zeroed memory of {@link #ghostBytes(int) ghostBytes(capacity)}, or {@code null}.
+     * @throws IllegalArgumentException if {@code capacity} is not a power of two or the slots' memory is shorter than
+     *                                  it: a read at a masked index ({@code FastRead}) is not checked again.
      */
     public IndexTable(final UnsafeBuffer slots, final int capacity, final UnsafeBuffer marks, final UnsafeBuffer ghost)
     {
+        if (Integer.bitCount(capacity) != 1 || slots.capacity() < (long)capacity * Long.BYTES)
+        {
+            throw new IllegalArgumentException(
+                "slots too short or capacity not a power of two: capacity=" + capacity + ", bytes=" + slots.capacity());
+        }
         this.slots = slots;
         this.ghost = ghost;
         this.mask = capacity - 1;

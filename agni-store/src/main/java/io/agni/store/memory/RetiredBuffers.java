@@ -89,8 +89,9 @@ final class RetiredBuffers
         int n = 0;
         for (final ReaderState r : readers)
         {
-            final long point = r.quiescentPoints();
-            final int depth = r.inFlight();
+            final long state = r.state();
+            final long point = ReaderState.pointsOf(state);
+            final int depth = ReaderState.depthOf(state);
             // The retiring thread itself, in its outermost operation, does not hold the buffer back: such an
             // operation never reads a buffer after retiring it (see the class comment), so a write that empties
             // segments to make room for a large entry gets their memory back within the same write.

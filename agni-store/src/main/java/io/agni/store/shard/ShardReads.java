@@ -316,7 +316,9 @@ public abstract class ShardReads extends ShardStorage
      * Any thread.
      * <p>
      * The common case, a zero-copy read of an entry of a common shape ({@link FastRead}) that no writer
-     * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #readRetrying}.
+     * overlaps, is one stamp, one probe and one validation; anything else goes to {@link #readRetrying}. The key's
+     * range must be inside {@code key}: the caller checks it once ({@link DirectBuffer#boundsCheck}), and the fast
+     * path reads the key without checking it again.
      *
      * @return the value's length or {@link AgniStore#NOT_FOUND}.
      */
