@@ -106,8 +106,10 @@ import java.util.Optional;
  * eviction policy and a memory budget that change at run time) and {@link #deferredDurability()} (writes that wait
  * for the device, whose wait a thread can defer). A caller checks the {@link Optional}, not the store's class: an
  * accessor is empty exactly when the store cannot do what its capability promises, so a present capability never
- * refuses its calls for the store's configuration. The defaults are empty; an implementation that has a capability
- * overrides its accessor.
+ * refuses its calls for the store's configuration. An implementation that has a capability overrides its accessor.
+ * The defaults keep a store written before the accessors working: one that implements a capability's interface gets
+ * it from the default (for {@code Checkpointing}, unless its durability is {@link Durability#NONE}; for
+ * {@code DeferredDurability}, only if its writes wait for the device); any other store gets empty.
  */
 public interface AgniStore extends AutoCloseable
 {
@@ -1125,47 +1127,52 @@ public interface AgniStore extends AutoCloseable
 
     /**
      * The store's checkpoints: present when it keeps its data in a directory (any {@link Durability} but
-     * {@link Durability#NONE}), empty when it keeps nothing on disk. The default is empty.
+     * {@link Durability#NONE}), empty when it keeps nothing on disk. The default is this store if it implements
+     * {@link Checkpointing} with a durability other than {@code NONE}, else empty.
      *
      * @return the capability, or empty.
      */
     default Optional<Checkpointing> checkpointing()
     {
-        return Optional.empty();
+        return this instanceof Checkpointing checkpoints && checkpoints.durability() != Durability.NONE ?
+            Optional.of(checkpoints) : Optional.empty();
     }
 
     /**
      * The store's exclusive sections and reporting batches: present when it can run several operations of one
-     * thread with no operation of another in between. The default is empty.
+     * thread with no operation of another in between. The default is this store if it implements
+     * {@link Transactional}, else empty.
      *
      * @return the capability, or empty.
      */
     default Optional<Transactional> transactional()
     {
-        return Optional.empty();
+        return this instanceof Transactional transactions ? Optional.of(transactions) : Optional.empty();
     }
 
     /**
      * The store's eviction policy and memory budget, readable and changeable while it runs: present when the
-     * store has a budget of its own to evict at. The default is empty.
+     * store has a budget of its own to evict at. The default is this store if it implements {@link Evicting}, else
+     * empty.
      *
      * @return the capability, or empty.
      */
     default Optional<Evicting> evicting()
     {
-        return Optional.empty();
+        return this instanceof Evicting eviction ? Optional.of(eviction) : Optional.empty();
     }
 
     /**
      * Deferral of the wait for the device: present when the store's writes wait for their log records to be
      * durable before they return ({@link Durability#PARANOID}), empty otherwise (there is nothing to defer). The
-     * default is empty.
+     * default is this store if it implements {@link DeferredDurability} and its writes wait, else empty.
      *
      * @return the capability, or empty.
      */
     default Optional<DeferredDurability> deferredDurability()
     {
-        return Optional.empty();
+        return this instanceof DeferredDurability deferral && deferral.writesAwaitDurable() ?
+            Optional.of(deferral) : Optional.empty();
     }
 
     /**

@@ -431,7 +431,7 @@ public final class AgniServerBuilder
      * @param name one of Redis's names, in any case.
      * @return this builder.
      * @throws IllegalArgumentException if the name is not one of those, or names a policy that evicts and the store
-     *                                  cannot evict (it is not {@link Evicting}).
+     *                                  cannot evict (it has no {@link Evicting} capability).
      */
     public AgniServerBuilder maxmemoryPolicy(final String name)
     {

@@ -36,7 +36,8 @@ import static io.agni.net.ClientKeywords.PERSIST;
  *   {@code -EXECABORT} again, or the error of a command it refused while queuing. Once it runs one, these commands
  *   cannot fail.</li>
  *   <li>A server that runs the transaction command by command and has one of them fail (agni's server on a store
- *   that is not {@code Transactional}, which runs each on its own) leaves the others applied: {@code write} then
+ *   without the {@code Transactional} capability, which runs each on its own) leaves the others applied:
+ *   {@code write} then
  *   throws {@link StoreRefusedException} with a message that begins {@link #APPLIED_IN_PART}. So does a server that
  *   refused {@code MULTI} on a connection where it had accepted it before (the commands then ran one by one).</li>
  * </ul>

@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * {@link OffHeapStore} as {@link io.agni.api.Checkpointing}: a checkpoint started in the background publishes a
- * snapshot the next open finds, one at a time, and the status says what the checkpoints did.
+ * The {@link io.agni.api.Checkpointing} capability of an {@link OffHeapStore} with a directory: a checkpoint started in
+ * the background publishes a snapshot the next open finds, one at a time, and the status says what the checkpoints did.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BackgroundCheckpointTest

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -120,6 +122,47 @@ class CapabilitiesTest
             assertTrue(store.evicting().isEmpty());
             assertTrue(store.deferredDurability().isEmpty());
         }
+    }
+
+    /**
+     * A store written before the accessors offered its capabilities by implementing their interfaces: the defaults
+     * still find them, and leave out the ones its configuration cannot keep.
+     */
+    @Test
+    void aStoreThatImplementsACapabilitysInterfaceGetsItFromTheDefaults()
+    {
+        final AgniStore onDisk = legacy(Durability.DURABLE, false);
+        assertSame(onDisk, onDisk.checkpointing().orElseThrow());
+        assertSame(onDisk, onDisk.transactional().orElseThrow());
+        assertSame(onDisk, onDisk.evicting().orElseThrow());
+        assertTrue(onDisk.deferredDurability().isEmpty(), "its writes do not wait: nothing to defer");
+
+        final AgniStore inMemory = legacy(Durability.NONE, true);
+        assertTrue(inMemory.checkpointing().isEmpty(), "Durability.NONE: no checkpoints");
+        assertSame(inMemory, inMemory.deferredDurability().orElseThrow());
+    }
+
+    /**
+     * A proxy that implements AgniStore and the four capability interfaces and answers only what the defaults ask.
+     */
+    private static AgniStore legacy(final Durability durability, final boolean writesAwaitDurable)
+    {
+        return (AgniStore)Proxy.newProxyInstance(CapabilitiesTest.class.getClassLoader(),
+            new Class<?>[] {AgniStore.class, Checkpointing.class, Transactional.class, Evicting.class,
+                DeferredDurability.class},
+            (proxy, method, args) ->
+            {
+                if (method.isDefault())
+                {
+                    return InvocationHandler.invokeDefault(proxy, method, args);
+                }
+                return switch (method.getName())
+                {
+                    case "durability" -> durability;
+                    case "writesAwaitDurable" -> writesAwaitDurable;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                };
+            });
     }
 
     private OffHeapStore open(final Durability durability)

@@ -23,9 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link OffHeapStore} as {@link io.agni.api.DeferredDurability}: a thread that defers makes {@code PARANOID} writes
- * that return before their sync, and {@code awaitDurable} makes them survive a power loss with one sync for all;
- * other threads keep waiting for their own.
+ * The {@link io.agni.api.DeferredDurability} capability of a {@code PARANOID} {@link OffHeapStore}: a thread
+ * that defers makes writes that return before their sync, and {@code awaitDurable} makes them survive a power loss
+ * with one sync for all; other threads keep waiting for their own.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DeferredDurabilityTest

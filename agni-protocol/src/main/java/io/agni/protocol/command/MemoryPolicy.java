@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The one place that maps Redis's {@code maxmemory-policy} names onto agni's {@link EvictionPolicy}, for
- * {@code CONFIG GET} and {@code SET maxmemory-policy}, {@code INFO}'s {@code maxmemory_policy} and
- * {@code evicted_keys}, and the server's configuration. A store that is not {@link Evicting} refuses the write at its
- * budget ({@code noeviction}). agni has one recency and frequency algorithm, so Redis's lru and lfu names both map to
- * it ({@code allkeys-lru} and {@code allkeys-lfu} to {@code ALL_KEYS}, {@code volatile-lru} and {@code volatile-lfu}
- * to {@code VOLATILE}; docs/eviction.md); the name a client set is remembered by the server
- * ({@link ServerContext#memoryPolicyName}) and reported back while the store's policy is still the one it names.
+ * The one place that maps Redis's {@code maxmemory-policy} names onto agni's {@link EvictionPolicy}, for {@code CONFIG
+ * GET} and {@code SET maxmemory-policy}, {@code INFO}'s {@code maxmemory_policy} and {@code evicted_keys}, and the
+ * server's configuration. A store without the {@link Evicting} capability refuses the write at its budget ({@code
+ * noeviction}). agni has one recency and frequency algorithm, so Redis's lru and lfu names both map to it ({@code
+ * allkeys-lru} and {@code allkeys-lfu} to {@code ALL_KEYS}, {@code volatile-lru} and {@code volatile-lfu} to {@code
+ * VOLATILE}; docs/eviction.md); the name a client set is remembered by the server ({@link
+ * ServerContext#memoryPolicyName}) and reported back while the store's policy is still the one it names.
  */
 public final class MemoryPolicy
 {

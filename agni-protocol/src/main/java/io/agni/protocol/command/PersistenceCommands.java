@@ -14,9 +14,9 @@ import static io.agni.protocol.command.Command.FLAG_FAST;
 import static io.agni.protocol.command.Command.FLAG_NO_MULTI;
 
 /**
- * SAVE, BGSAVE and LASTSAVE, with Redis 7's replies, on a store that keeps its data in a directory: one that
- * implements {@link Checkpointing} with a {@link Durability} other than {@code NONE}. A checkpoint (a snapshot, and
- * with a log the log it covers dropped) is agni's RDB save.
+ * SAVE, BGSAVE and LASTSAVE, with Redis 7's replies, on a store that keeps its data in a directory: one whose {@link
+ * io.agni.api.AgniStore#checkpointing()} is present (its {@link Durability} is then not {@code NONE}). A checkpoint (a
+ * snapshot, and with a log the log it covers dropped) is agni's RDB save.
  *
  * <ul>
  *   <li>{@code SAVE}: a checkpoint on the calling thread; {@code +OK} once it is published. Like Redis's SAVE it

@@ -12,11 +12,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * Runs {@code EXEC} for one {@link CommandProcessor} (docs/protocol.md, "Transactions"), in one of three ways:
  * <ol>
- *   <li>A transaction of plain writes ({@link TransactionBatch}) on a {@link Transactional} store is one
- *   {@link Transactional#write(io.agni.api.WriteBatch, byte[]) batch write}: all or nothing, at one instant, one log
- *   record. A refusal of the store refuses all of it: {@code -EXECABORT Transaction discarded because of: <error>},
- *   the reply Redis gives an {@code EXEC} it refuses to run (out of memory, writes stopped).</li>
- *   <li>Any other transaction on a {@link Transactional} store runs command by command inside
+ *   <li>A transaction of plain writes ({@link TransactionBatch}) on a store with the {@link Transactional}
+ *   capability is one {@link Transactional#write(io.agni.api.WriteBatch, byte[]) batch write}: all or nothing, at
+ *   one instant, one log record. A refusal of the store refuses all of it:
+ *   {@code -EXECABORT Transaction discarded because of: <error>}, the reply Redis gives an {@code EXEC} it refuses
+ *   to run (out of memory, writes stopped).</li>
+ *   <li>Any other transaction on a store with that capability runs command by command inside
  *   {@link Transactional#runExclusive}: no other client's command runs in between, the changes are one log record,
  *   and each command replies as it would alone, an error included, the others running on, as in Redis.</li>
  *   <li>On any other store, command by command, each as atomic as on its own; the commands of other clients of the
