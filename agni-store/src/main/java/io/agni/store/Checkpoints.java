@@ -327,11 +327,28 @@ final class Checkpoints implements Checkpointing, SnapshotSource
     }
 
     /**
-     * A last snapshot, then gives the directory up; no operation may be in flight.
+     * Gives the directory up, after a last snapshot if {@code lastCheckpoint} (a clean close), else leaving the log as
+     * it is (as a crash would, for tests of recovery); the background thread is stopped and no operation may be in
+     * flight.
+     *
+     * @return what the caller throws once it has freed the store's memory, or {@code null}.
      */
-    void close() throws IOException
+    RuntimeException close(final boolean lastCheckpoint)
     {
-        persistence.close(this);
+        if (!lastCheckpoint)
+        {
+            persistence.close();
+            return null;
+        }
+        try
+        {
+            persistence.close(this);
+            return null;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return DurabilityErrors.onClose(persistence.directory(), ex);
+        }
     }
 
     @Override

@@ -51,9 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OffHeapStore implements AgniStore
 {
-    /**
-     * The JVM flag every JVM that loads agni (through Agrona 2.x) needs.
-     */
+    /** The JVM flag every JVM that loads agni (through Agrona 2.x) needs. */
     public static final String REQUIRED_JVM_FLAG = "--add-opens java.base/jdk.internal.misc=ALL-UNNAMED";
 
     private static final Logger LOG = LoggerFactory.getLogger(OffHeapStore.class);
@@ -64,9 +62,7 @@ public final class OffHeapStore implements AgniStore
     private final StringWrites writes;
     private final WholeStore whole;
     private final ExclusiveSection exclusive;
-    /**
-     * The store's directory, snapshot and log; {@code null} for {@link Durability#NONE}.
-     */
+    /** The store's directory, snapshot and log; {@code null} for {@link Durability#NONE}. */
     private final Checkpoints checkpoints;
     private final ExpirySweeper sweeper;
     private final Optional<Checkpointing> checkpointing;
@@ -330,7 +326,10 @@ public final class OffHeapStore implements AgniStore
         writes.write(batch, found);
     }
 
-    /** @param body what the {@link Transactional#runExclusive(Runnable)} of {@link #transactional()} runs. */
+    /**
+     * The {@link Transactional#runExclusive(Runnable)} of {@link #transactional()}.
+     * @param body what to run; called once.
+     */
     public void runExclusive(final Runnable body)
     {
         writes.runExclusive(body);
@@ -543,19 +542,28 @@ public final class OffHeapStore implements AgniStore
         return whole.sweepExpired();
     }
 
-    /** @return the longest key accepted, in bytes. */
+    /**
+     * The longest key accepted.
+     * @return bytes.
+     */
     public int maxKeyLength()
     {
         return shards.maxKeyLength;
     }
 
-    /** @return the longest value accepted, in bytes. */
+    /**
+     * The longest value accepted.
+     * @return bytes.
+     */
     public int maxValueLength()
     {
         return shards.maxValueLength;
     }
 
-    /** @return the number of shards, a power of two. */
+    /**
+     * The number of shards.
+     * @return a power of two.
+     */
     public int shardCount()
     {
         return shards.all.length;
@@ -589,7 +597,10 @@ public final class OffHeapStore implements AgniStore
         return deferredDurability;
     }
 
-    /** @return what the store keeps across a restart: the preset it was opened with. */
+    /**
+     * What the store keeps across a restart.
+     * @return the preset it was opened with.
+     */
     public Durability durability()
     {
         return checkpoints == null ? Durability.NONE : checkpoints.durability();
@@ -619,7 +630,10 @@ public final class OffHeapStore implements AgniStore
         return directory("checkpoint").checkpointInBackground();
     }
 
-    /** @return {@link Checkpointing#checkpointStatus()}, or {@link CheckpointStatus#NONE} without a directory. */
+    /**
+     * The {@link Checkpointing#checkpointStatus()} of {@link #checkpointing()}.
+     * @return the status; {@link CheckpointStatus#NONE} without a directory.
+     */
     public CheckpointStatus checkpointStatus()
     {
         return checkpoints == null ? CheckpointStatus.NONE : checkpoints.checkpointStatus();
@@ -637,7 +651,10 @@ public final class OffHeapStore implements AgniStore
         directory("sync").sync();
     }
 
-    /** @return the {@link Evicting#evictionPolicy()} of {@link #evicting()}. */
+    /**
+     * The {@link Evicting#evictionPolicy()} of {@link #evicting()}.
+     * @return the policy.
+     */
     public EvictionPolicy evictionPolicy()
     {
         return whole.evictionPolicy();
@@ -654,7 +671,10 @@ public final class OffHeapStore implements AgniStore
         whole.evictionPolicy(policy);
     }
 
-    /** @return the {@link Evicting#maxMemory()} of {@link #evicting()}: the budget in bytes. */
+    /**
+     * The {@link Evicting#maxMemory()} of {@link #evicting()}.
+     * @return the budget in bytes.
+     */
     public long maxMemory()
     {
         return whole.maxMemory();
@@ -662,9 +682,8 @@ public final class OffHeapStore implements AgniStore
 
     /**
      * The {@link Evicting#maxMemory(long)} of {@link #evicting()} (docs/architecture.md, "A budget lowered at run
-     * time"): raising the budget takes effect at once; lowering it below what the store holds refuses new memory
-     * until writes, the expiry sweep and eviction bring the store back within it. The index tables do not shrink,
-     * and each shard keeps its head segment: a budget below those is never reached.
+     * time"). The index tables do not shrink, and each shard keeps its head segment: a budget below those is never
+     * reached.
      *
      * @param bytes the new budget in bytes: at least {@link OffHeapStoreBuilder#MIN_BUDGET_PER_SHARD} per shard, at
      *              most the JVM's direct-memory limit.
@@ -676,7 +695,10 @@ public final class OffHeapStore implements AgniStore
         whole.maxMemory(bytes);
     }
 
-    /** @return whether writes wait for the device: {@code true} for {@link Durability#PARANOID}. */
+    /**
+     * The {@link DeferredDurability#writesAwaitDurable()} of {@link #deferredDurability()}.
+     * @return {@code true} for a store opened with {@link Durability#PARANOID}.
+     */
     public boolean writesAwaitDurable()
     {
         return shards.gate.writesAwaitDurable();
@@ -706,8 +728,7 @@ public final class OffHeapStore implements AgniStore
     {
         if (checkpoints == null)
         {
-            throw new IllegalStateException(
-                shards.name + " has no directory (Durability.NONE): nothing to " + what);
+            throw new IllegalStateException(shards.name + " has no directory (Durability.NONE): nothing to " + what);
         }
         return checkpoints;
     }
@@ -716,33 +737,7 @@ public final class OffHeapStore implements AgniStore
     public void close()
     {
         exclusive.refuseInside("close", shards.name);
-        if (!shards.gate.close())
-        {
-            return;
-        }
-        if (sweeper != null)
-        {
-            sweeper.stop();
-        }
-        RuntimeException failure = null;
-        if (checkpoints != null)
-        {
-            checkpoints.stopBackground();
-            try
-            {
-                checkpoints.close();
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                failure = DurabilityErrors.onClose(checkpoints.persistence().directory(), ex);
-            }
-        }
-        shards.free();
-        LOG.debug("{} closed", shards.name);
-        if (failure != null)
-        {
-            throw failure;
-        }
+        shutDown(true);
     }
 
     /**
@@ -750,6 +745,15 @@ public final class OffHeapStore implements AgniStore
      * that uses this sees the page cache's content). For tests of recovery within one JVM.
      */
     void closeWithoutCheckpoint()
+    {
+        shutDown(false);
+    }
+
+    /**
+     * Closes the gate (waiting for operations and holds), stops the store's threads, closes the directory (with a
+     * last checkpoint if asked) and frees the memory; throws what closing the directory threw, after freeing.
+     */
+    private void shutDown(final boolean lastCheckpoint)
     {
         if (!shards.gate.close())
         {
@@ -759,12 +763,13 @@ public final class OffHeapStore implements AgniStore
         {
             sweeper.stop();
         }
-        if (checkpoints != null)
-        {
-            checkpoints.stopBackground();
-            checkpoints.persistence().close();
-        }
+        final RuntimeException failure = checkpoints == null ? null : checkpoints.close(lastCheckpoint);
         shards.free();
+        LOG.debug("{} closed", shards.name);
+        if (failure != null)
+        {
+            throw failure;
+        }
     }
 
     @Override

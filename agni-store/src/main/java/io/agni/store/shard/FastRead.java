@@ -262,6 +262,7 @@ final class FastRead
      * thirteen loads and stores; {@code Unsafe.copyMemory}'s stub, which handles any length and alignment, and a
      * loop, which the compiler splits into three, each cost about twice that (docs/experiments/get-path.md).
      */
+    @SuppressWarnings("fallthrough")
     private static void copySmall(
         final byte[] src, final long srcAddress, final byte[] dst, final long dstAddress, final int length)
     {
