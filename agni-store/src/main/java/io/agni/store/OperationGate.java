@@ -99,7 +99,7 @@ final class OperationGate implements DeferredDurability
         {
             if (awaitDurable && c.ownDepth() == 0 && c.holding() == 1 && !c.deferDurability && c.changes != null)
             {
-                c.changes.awaitDurable();
+                c.changes.awaitOwnRecords();
             }
         }
         finally
@@ -140,7 +140,7 @@ final class OperationGate implements DeferredDurability
             if (awaitDurable && c.ownDepth() == 1 && !c.deferDurability)
             {
                 // After every lock is released, so writers of other shards and threads can share the sync.
-                c.changes.awaitDurable();
+                c.changes.awaitOwnRecords();
             }
         }
         finally

@@ -129,6 +129,45 @@ class DeferredDurabilityTest
         }
     }
 
+    /**
+     * A sync that failed leaves the records it should have covered in doubt: every later {@code awaitDurable} says
+     * so (it returned normally the second time once), while reads, which wait for nothing, go on.
+     */
+    @Test
+    void afterAFailedSyncEveryAwaitThrowsAndReadsGoOn()
+    {
+        final FaultInjectingFileLayer files = new FaultInjectingFileLayer();
+        try (OffHeapStore store = open(Durability.PARANOID, files))
+        {
+            store.deferDurability(true);
+            store.set(b("a"), b("1"));
+            files.failNextSync(new IOException("Input/output error"));
+            assertThrows(StoreReadOnlyException.class, store::awaitDurable);
+            assertThrows(StoreReadOnlyException.class, store::awaitDurable, "the write is still not durable");
+            assertArrayEquals(b("1"), store.get(b("a")));
+            assertThrows(StoreReadOnlyException.class, store::awaitDurable);
+        }
+    }
+
+    /**
+     * Without deferring, the failed sync is the write's own failure, reported once by the write; the thread's
+     * reads go on, and an explicit wait still reports the write as not durable.
+     */
+    @Test
+    void aWriteWhoseSyncFailedThrowsOnceAndTheThreadsReadsGoOn()
+    {
+        final FaultInjectingFileLayer files = new FaultInjectingFileLayer();
+        try (OffHeapStore store = open(Durability.PARANOID, files))
+        {
+            store.set(b("first"), b("creates the log's segment, which syncs it"));
+            files.failNextSync(new IOException("Input/output error"));
+            assertThrows(StoreReadOnlyException.class, () -> store.set(b("a"), b("1")));
+            assertArrayEquals(b("creates the log's segment, which syncs it"), store.get(b("first")));
+            assertTrue(store.exists(b("first")));
+            assertThrows(StoreReadOnlyException.class, store::awaitDurable);
+        }
+    }
+
     @Test
     void onlyAParanoidStoreWaitsForSyncsAndTheOthersIgnoreTheDeferral()
     {

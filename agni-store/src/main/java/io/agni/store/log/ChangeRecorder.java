@@ -42,7 +42,15 @@ public final class ChangeRecorder
     private boolean batching;
     private boolean held;
     private long lastPosition;
+    /**
+     * Every record this thread appended below it is on the device: moved only once a sync covering them returned.
+     */
     private long durablePosition;
+    /**
+     * The records below it were waited for by an operation ({@link #awaitOwnRecords()}), whether the sync succeeded
+     * or not.
+     */
+    private long reportedPosition;
 
     /**
      * A recorder appending to {@code log}.
@@ -272,19 +280,40 @@ public final class ChangeRecorder
     }
 
     /**
-     * Returns once every record this thread appended is on the device; does nothing when there is none since the
-     * last call.
+     * Returns once every record this thread appended is on the device; does nothing when every one of them was
+     * covered by a sync that succeeded. After a failed sync it throws at every call, since the records it did not
+     * cover may be lost ({@code DeferredDurability.awaitDurable}).
      *
-     * @throws StoreReadOnlyException when the log failed.
+     * @throws StoreReadOnlyException when the log failed before those records were synced.
      */
     public void awaitDurable()
     {
         final long position = lastPosition;
         if (position > durablePosition)
         {
-            // Moved first: a failed sync is reported to the write that waited for it, not to every later call.
-            durablePosition = position;
+            reportedPosition = Math.max(reportedPosition, position);
             log.awaitDurable(position);
+            durablePosition = position;
+        }
+    }
+
+    /**
+     * Returns once the records this thread appended since the last call are on the device: the wait at the end of
+     * an operation of a {@code PARANOID} store. A failed sync is reported once, to the operation whose records it
+     * did not cover, not to every later one (a read of a store whose log failed still succeeds);
+     * {@link #awaitDurable()} keeps reporting it.
+     *
+     * @throws StoreReadOnlyException when the log failed before the records were synced.
+     */
+    public void awaitOwnRecords()
+    {
+        final long position = lastPosition;
+        if (position > reportedPosition)
+        {
+            // Moved first: the failure is this operation's, and the next one has records of its own or none.
+            reportedPosition = position;
+            log.awaitDurable(position);
+            durablePosition = Math.max(durablePosition, position);
         }
     }
 
