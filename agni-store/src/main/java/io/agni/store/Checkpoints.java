@@ -84,9 +84,9 @@ final class Checkpoints implements Checkpointing, SnapshotSource
     }
 
     /**
-     * Starts the thread that syncs a {@code DURABLE} log every second (so a power loss loses at most about that much)
-     * and checkpoints once the log has grown to the last snapshot's size (at least
-     * the builder's {@code checkpointLogBytes}).
+     * Starts the thread that syncs a {@code DURABLE} log every second (so a power loss loses at most about that much,
+     * also while a checkpoint runs: nothing it does waits for one) and starts a checkpoint in the background once the
+     * log has grown to the last snapshot's size (at least the builder's {@code checkpointLogBytes}).
      */
     void startBackground()
     {
@@ -152,7 +152,9 @@ final class Checkpoints implements Checkpointing, SnapshotSource
                 log.prepareSpare();
                 if (persistence.checkpointDue(checkpointLogBytes))
                 {
-                    persistence.checkpoint(this);
+                    // On a thread of its own, as checkpointInBackground: a checkpoint of a large store takes
+                    // seconds, and this thread's syncs are what bounds DURABLE's loss at a power failure.
+                    startBackgroundCheckpoint();
                 }
             }
             catch (final IOException | RuntimeException ex)

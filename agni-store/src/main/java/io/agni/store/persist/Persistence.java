@@ -59,7 +59,7 @@ public final class Persistence implements AutoCloseable
      * {@link #changesSinceSnapshot()} without it.
      */
     private volatile long snapshotSequence;
-    private long snapshotBytes;
+    private volatile long snapshotBytes;
     private volatile long lastSnapshotMillis;
     /**
      * The checkpoint's status for INFO: written under {@link #checkpointLock} by the checkpoint, read without it (a
@@ -69,7 +69,11 @@ public final class Persistence implements AutoCloseable
     private volatile long checkpointStartNanos;
     private volatile long lastCheckpointNanos = -1;
     private volatile boolean lastCheckpointFailed;
-    private long logBytesAtSnapshot;
+    /**
+     * The log's length when the newest snapshot began; with {@link #snapshotBytes}, written under
+     * {@link #checkpointLock} and read by {@link #checkpointDue} without it.
+     */
+    private volatile long logBytesAtSnapshot;
     private boolean closed;
 
     private Persistence(
@@ -284,14 +288,13 @@ public final class Persistence implements AutoCloseable
      */
     public boolean checkpointDue(final long minimumBytes)
     {
-        if (log == null)
+        if (log == null || checkpointRunning)
         {
             return false;
         }
-        synchronized (checkpointLock)
-        {
-            return log.bytesAppended() - logBytesAtSnapshot >= Math.max(minimumBytes, snapshotBytes);
-        }
+        // Without the checkpoint lock, which a checkpoint holds throughout: the caller is the thread that syncs the
+        // log every second. The two fields may be of different checkpoints; the next call sees them settled.
+        return log.bytesAppended() - logBytesAtSnapshot >= Math.max(minimumBytes, snapshotBytes);
     }
 
     /**

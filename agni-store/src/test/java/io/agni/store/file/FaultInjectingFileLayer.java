@@ -35,6 +35,8 @@ public final class FaultInjectingFileLayer implements FileLayer
     private volatile IOException nextWriteFailure;
     private volatile java.util.concurrent.CountDownLatch writeEntered;
     private volatile java.util.concurrent.CountDownLatch writeRelease;
+    private volatile java.util.concurrent.CountDownLatch createWritableEntered;
+    private volatile java.util.concurrent.CountDownLatch createWritableRelease;
 
     /**
      * Loses power: every byte not synced is gone, renames not made durable are undone, and every later sync fails.
@@ -109,6 +111,20 @@ public final class FaultInjectingFileLayer implements FileLayer
     }
 
     /**
+     * Makes the next {@link #createWritable} (a snapshot file: a checkpoint's first file operation) count
+     * {@code entered} down, then wait for {@code release} before it goes on: a checkpoint as slow as the test wants.
+     *
+     * @param entered counted down when the create starts.
+     * @param release what the create waits for.
+     */
+    public void holdNextCreateWritable(
+        final java.util.concurrent.CountDownLatch entered, final java.util.concurrent.CountDownLatch release)
+    {
+        createWritableRelease = release;
+        createWritableEntered = entered;
+    }
+
+    /**
      * Makes the next create fail with {@code failure}.
      *
      * @param failure what the create throws.
@@ -166,6 +182,14 @@ public final class FaultInjectingFileLayer implements FileLayer
     public WritableFile createWritable(final Path path) throws IOException
     {
         checkPower();
+        final java.util.concurrent.CountDownLatch entered = createWritableEntered;
+        if (entered != null)
+        {
+            createWritableEntered = null;
+            entered.countDown();
+            awaitRelease(createWritableRelease, "create of " + path);
+            checkPower();
+        }
         Files.createFile(path);
         final FaultInjectingFileLayer layer = this;
         return new WritableFile()
@@ -269,6 +293,23 @@ public final class FaultInjectingFileLayer implements FileLayer
     {
         checkPower();
         Files.deleteIfExists(path);
+    }
+
+    private static void awaitRelease(final java.util.concurrent.CountDownLatch release, final String what)
+        throws IOException
+    {
+        try
+        {
+            if (!release.await(30, java.util.concurrent.TimeUnit.SECONDS))
+            {
+                throw new IOException("the test never released the " + what);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IOException(ex);
+        }
     }
 
     private synchronized Faulty opened(final Faulty file)
