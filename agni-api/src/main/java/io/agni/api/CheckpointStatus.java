@@ -25,6 +25,8 @@ public final class CheckpointStatus
     private final long currentDurationMillis;
     private final long changesSinceCheckpoint;
     private final boolean logFailed;
+    private final int failuresInARow;
+    private final long retryInMillis;
 
     private CheckpointStatus(final Builder builder)
     {
@@ -35,6 +37,8 @@ public final class CheckpointStatus
         this.currentDurationMillis = builder.currentDurationMillis;
         this.changesSinceCheckpoint = builder.changesSinceCheckpoint;
         this.logFailed = builder.logFailed;
+        this.failuresInARow = builder.failuresInARow;
+        this.retryInMillis = builder.retryInMillis;
     }
 
     /**
@@ -119,6 +123,27 @@ public final class CheckpointStatus
         return logFailed;
     }
 
+    /**
+     * How many checkpoints in a row have failed, up to now (0 once one succeeds): the store retries automatic
+     * checkpoints after a delay that doubles with each failure, so that a full disk is not written to over and over.
+     *
+     * @return a count, 0 by default.
+     */
+    public int failuresInARow()
+    {
+        return failuresInARow;
+    }
+
+    /**
+     * How long until the store tries its next automatic checkpoint after a failed one.
+     *
+     * @return milliseconds; {@code -1} (the default) when it is not waiting to retry.
+     */
+    public long retryInMillis()
+    {
+        return retryInMillis;
+    }
+
     @Override
     public boolean equals(final Object o)
     {
@@ -134,14 +159,15 @@ public final class CheckpointStatus
         return inProgress == that.inProgress && lastCheckpointMillis == that.lastCheckpointMillis &&
             lastCheckpointFailed == that.lastCheckpointFailed && lastDurationMillis == that.lastDurationMillis &&
             currentDurationMillis == that.currentDurationMillis &&
-            changesSinceCheckpoint == that.changesSinceCheckpoint && logFailed == that.logFailed;
+            changesSinceCheckpoint == that.changesSinceCheckpoint && logFailed == that.logFailed &&
+            failuresInARow == that.failuresInARow && retryInMillis == that.retryInMillis;
     }
 
     @Override
     public int hashCode()
     {
         return Objects.hash(inProgress, lastCheckpointMillis, lastCheckpointFailed, lastDurationMillis,
-            currentDurationMillis, changesSinceCheckpoint, logFailed);
+            currentDurationMillis, changesSinceCheckpoint, logFailed, failuresInARow, retryInMillis);
     }
 
     @Override
@@ -150,7 +176,8 @@ public final class CheckpointStatus
         return "CheckpointStatus{inProgress=" + inProgress + ", lastCheckpointMillis=" + lastCheckpointMillis +
             ", lastCheckpointFailed=" + lastCheckpointFailed + ", lastDurationMillis=" + lastDurationMillis +
             ", currentDurationMillis=" + currentDurationMillis + ", changesSinceCheckpoint=" +
-            changesSinceCheckpoint + ", logFailed=" + logFailed + "}";
+            changesSinceCheckpoint + ", logFailed=" + logFailed + ", failuresInARow=" + failuresInARow +
+            ", retryInMillis=" + retryInMillis + "}";
     }
 
     /**
@@ -165,6 +192,8 @@ public final class CheckpointStatus
         private long currentDurationMillis = -1;
         private long changesSinceCheckpoint = -1;
         private boolean logFailed;
+        private int failuresInARow;
+        private long retryInMillis = -1;
 
         private Builder()
         {
@@ -260,6 +289,34 @@ public final class CheckpointStatus
         public Builder logFailed(final boolean logFailed)
         {
             this.logFailed = logFailed;
+            return this;
+        }
+
+        /**
+         * Sets {@link CheckpointStatus#failuresInARow()}.
+         *
+         * @param failuresInARow checkpoints failed in a row, 0 or more.
+         * @return this builder.
+         */
+        public Builder failuresInARow(final int failuresInARow)
+        {
+            if (failuresInARow < 0)
+            {
+                throw new IllegalArgumentException("failuresInARow must be 0 or more: " + failuresInARow);
+            }
+            this.failuresInARow = failuresInARow;
+            return this;
+        }
+
+        /**
+         * Sets {@link CheckpointStatus#retryInMillis()}.
+         *
+         * @param retryInMillis milliseconds until the next automatic attempt, {@code -1} for none.
+         * @return this builder.
+         */
+        public Builder retryInMillis(final long retryInMillis)
+        {
+            this.retryInMillis = atLeastMinusOne("retryInMillis", retryInMillis);
             return this;
         }
 

@@ -320,6 +320,8 @@ final class Checkpoints implements Checkpointing, SnapshotSource
             .currentDurationMillis(toMillis(persistence.currentCheckpointNanos()))
             .changesSinceCheckpoint(persistence.changesSinceSnapshot())
             .logFailed(log != null && log.failure() != null)
+            .failuresInARow(persistence.failuresInARow())
+            .retryInMillis(toMillis(persistence.retryInNanos()))
             .build();
     }
 
@@ -351,6 +353,18 @@ final class Checkpoints implements Checkpointing, SnapshotSource
         {
             return DurabilityErrors.onClose(persistence.directory(), ex);
         }
+    }
+
+    @Override
+    public long estimatedSnapshotBytes()
+    {
+        long bytes = 0;
+        for (final Shard shard : shards)
+        {
+            // The arena's live entries: the snapshot holds each with a header of about the same length.
+            bytes += shard.liveBytes();
+        }
+        return bytes;
     }
 
     @Override

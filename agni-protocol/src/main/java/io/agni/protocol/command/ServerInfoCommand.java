@@ -227,6 +227,8 @@ final class ServerInfoCommand
             .append("aof_enabled:").append(aof ? 1 : 0).append("\r\n")
             .append("aof_rewrite_in_progress:").append(aof && status.inProgress() ? 1 : 0).append("\r\n")
             .append("aof_last_write_status:").append(status.logFailed() ? "err" : "ok").append("\r\n")
+            .append("agni_checkpoint_failures_in_a_row:").append(status.failuresInARow()).append("\r\n")
+            .append("agni_checkpoint_retry_in_ms:").append(status.retryInMillis()).append("\r\n")
             .append("agni_durability:").append(durability.name().toLowerCase(Locale.ROOT)).append("\r\n");
     }
 

@@ -142,7 +142,8 @@ class PersistenceCommandsTest
         checkpoints.failure = new java.io.UncheckedIOException("the checkpoint of d failed: No space left on device",
             new IOException("No space left on device"));
         checkpoints.status = CheckpointStatus.builder().lastCheckpointFailed(true).logFailed(true)
-            .lastCheckpointMillis(CommandHarness.START_MILLIS - 60_000).lastDurationMillis(3_999).build();
+            .lastCheckpointMillis(CommandHarness.START_MILLIS - 60_000).lastDurationMillis(3_999)
+            .failuresInARow(3).retryInMillis(2_500).build();
         final CommandHarness harness = inMemory();
         final CommandProcessor processor = checkpoints.processor(harness);
 
@@ -152,7 +153,8 @@ class PersistenceCommandsTest
         assertTrue(info.contains("\r\nrdb_last_save_time:" + (CommandHarness.START_MILLIS - 60_000) / 1000 + "\r\n"),
             info);
         assertTrue(info.contains("\r\nrdb_last_bgsave_status:err\r\nrdb_last_bgsave_time_sec:3\r\n"), info);
-        assertTrue(info.contains("\r\naof_last_write_status:err\r\n"), info);
+        assertTrue(info.contains("\r\naof_last_write_status:err\r\nagni_checkpoint_failures_in_a_row:3\r\n" +
+            "agni_checkpoint_retry_in_ms:2500\r\n"), info);
         assertTrue(info.contains("\r\nagni_durability:paranoid\r\n"), info);
     }
 
@@ -169,6 +171,8 @@ class PersistenceCommandsTest
             "aof_enabled:0\r\n" +
             "aof_rewrite_in_progress:0\r\n" +
             "aof_last_write_status:ok\r\n" +
+            "agni_checkpoint_failures_in_a_row:0\r\n" +
+            "agni_checkpoint_retry_in_ms:-1\r\n" +
             "agni_durability:none\r\n", info(inMemory()));
     }
 
@@ -191,6 +195,8 @@ class PersistenceCommandsTest
             "aof_enabled:1\r\n" +
             "aof_rewrite_in_progress:0\r\n" +
             "aof_last_write_status:ok\r\n" +
+            "agni_checkpoint_failures_in_a_row:0\r\n" +
+            "agni_checkpoint_retry_in_ms:-1\r\n" +
             "agni_durability:durable\r\n", info(harness));
 
         harness.advanceMillis(3_000);

@@ -72,4 +72,16 @@ public interface FileLayer
      * @throws IOException when it exists and cannot be deleted.
      */
     void delete(Path path) throws IOException;
+
+    /**
+     * Bytes this process may still write into the directory's file system (a quota or a full disk counted).
+     *
+     * @param directory a directory of the file system.
+     * @return bytes.
+     * @throws IOException when the file system cannot be asked.
+     */
+    default long usableSpace(final Path directory) throws IOException
+    {
+        return java.nio.file.Files.getFileStore(directory).getUsableSpace();
+    }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -45,12 +46,30 @@ public final class Persistence implements AutoCloseable
      */
     public static final int DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
 
+    /**
+     * The delay before the first automatic retry of a failed checkpoint; it doubles with every failure in a row.
+     */
+    static final long FIRST_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * The longest delay between automatic retries of a failing checkpoint.
+     */
+    static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    /**
+     * Log segments' worth of room a checkpoint leaves on the disk for the log: the segment made ahead of need and
+     * the one after it, so that a snapshot never takes the room the log needs to go on (a log that cannot make its
+     * next segment fails, and the store becomes read-only).
+     */
+    static final int SEGMENTS_KEPT_FREE = 2;
+
     private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
 
     private final Path directory;
     private final Durability durability;
     private final FileLayer files;
     private final EpochClock clock;
+    private final int segmentCapacity;
     private final DirectoryLock lock;
     private final LogWriter log;
     private final Object checkpointLock = new Object();
@@ -70,6 +89,12 @@ public final class Persistence implements AutoCloseable
     private volatile long lastCheckpointNanos = -1;
     private volatile boolean lastCheckpointFailed;
     /**
+     * Checkpoints failed in a row, and when an automatic one may be tried again: written under
+     * {@link #checkpointLock}, {@link #retryAtNanos} first.
+     */
+    private volatile int failuresInARow;
+    private volatile long retryAtNanos;
+    /**
      * The log's length when the newest snapshot began; with {@link #snapshotBytes}, written under
      * {@link #checkpointLock} and read by {@link #checkpointDue} without it.
      */
@@ -78,13 +103,14 @@ public final class Persistence implements AutoCloseable
 
     private Persistence(
         final Path directory, final Durability durability, final FileLayer files, final EpochClock clock,
-        final DirectoryLock lock, final LogWriter log, final long snapshotSequence, final long snapshotBytes,
-        final long lastSnapshotMillis)
+        final int segmentCapacity, final DirectoryLock lock, final LogWriter log, final long snapshotSequence,
+        final long snapshotBytes, final long lastSnapshotMillis)
     {
         this.directory = directory;
         this.durability = durability;
         this.files = files;
         this.clock = clock;
+        this.segmentCapacity = segmentCapacity;
         this.lock = lock;
         this.log = log;
         this.snapshotSequence = snapshotSequence;
@@ -147,7 +173,7 @@ public final class Persistence implements AutoCloseable
                     "{} ms", directory, (now - startNanos) / 1_000_000, (snapshotNanos - startNanos) / 1_000_000,
                     replay.recordsReplayed(), fromSequence, (now - snapshotNanos) / 1_000_000);
             }
-            final Persistence persistence = new Persistence(directory, durability, files, clock, lock,
+            final Persistence persistence = new Persistence(directory, durability, files, clock, segmentCapacity, lock,
                 durability == Durability.FAST ? null : replay.writer(), fromSequence, snapshotBytes, snapshotMillis);
             if (durability == Durability.PARANOID)
             {
@@ -270,6 +296,26 @@ public final class Persistence implements AutoCloseable
     }
 
     /**
+     * Checkpoints failed in a row.
+     *
+     * @return a count, 0 after one succeeded.
+     */
+    public int failuresInARow()
+    {
+        return failuresInARow;
+    }
+
+    /**
+     * How long until an automatic checkpoint may be tried again after failures.
+     *
+     * @return nanoseconds, {@code -1} when none failed last.
+     */
+    public long retryInNanos()
+    {
+        return failuresInARow == 0 ? -1 : Math.max(0, retryAtNanos - System.nanoTime());
+    }
+
+    /**
      * Log records appended since the newest snapshot began: each one key's change or one atomic batch.
      *
      * @return the count, {@code -1} without a log ({@link Durability#FAST}).
@@ -288,7 +334,7 @@ public final class Persistence implements AutoCloseable
      */
     public boolean checkpointDue(final long minimumBytes)
     {
-        if (log == null || checkpointRunning)
+        if (log == null || checkpointRunning || failuresInARow > 0 && System.nanoTime() - retryAtNanos < 0)
         {
             return false;
         }
@@ -319,15 +365,45 @@ public final class Persistence implements AutoCloseable
             boolean published = false;
             try
             {
+                checkRoom(state);
                 writeSnapshot(state);
                 published = true;
             }
             finally
             {
-                lastCheckpointNanos = System.nanoTime() - started;
+                final long ended = System.nanoTime();
+                lastCheckpointNanos = ended - started;
                 lastCheckpointFailed = !published;
+                if (published)
+                {
+                    failuresInARow = 0;
+                }
+                else
+                {
+                    final int failures = failuresInARow + 1;
+                    retryAtNanos = ended + Math.min(MAX_RETRY_NANOS, FIRST_RETRY_NANOS << Math.min(failures - 1, 20));
+                    failuresInARow = failures;
+                }
                 checkpointRunning = false;
             }
+        }
+    }
+
+    /**
+     * Refuses a checkpoint, before it writes anything, when the disk has no room for its snapshot beside
+     * {@link #SEGMENTS_KEPT_FREE} segments for the log: a snapshot that filled the disk would make the log's next
+     * segment fail, and the store read-only.
+     */
+    private void checkRoom(final SnapshotSource state) throws IOException
+    {
+        final long snapshot =
+            state.estimatedSnapshotBytes() + SnapshotLayout.HEADER_LENGTH + SnapshotLayout.FOOTER_LENGTH;
+        final long forLog = log == null ? 0 : (long)SEGMENTS_KEPT_FREE * segmentCapacity;
+        final long usable = files.usableSpace(directory);
+        if (usable - forLog < snapshot)
+        {
+            throw new IOException("not enough room on the disk for a snapshot: " + usable + " bytes usable, about " +
+                snapshot + " needed for the snapshot and " + forLog + " kept free for the log");
         }
     }
 

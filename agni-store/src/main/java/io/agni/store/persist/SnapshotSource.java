@@ -19,4 +19,11 @@ public interface SnapshotSource
      * @throws IOException when the snapshot cannot be written.
      */
     void snapshot(SnapshotWriter writer, boolean consistent) throws IOException;
+
+    /**
+     * About how many bytes a snapshot of the entries would take now, for the check that the disk has room for it.
+     *
+     * @return bytes, at least 0.
+     */
+    long estimatedSnapshotBytes();
 }

@@ -26,7 +26,11 @@ public final class FaultInjectingFileLayer implements FileLayer
 {
     private final List<Path[]> unsyncedMoves = new ArrayList<>();
     private final List<Faulty> openFiles = new ArrayList<>();
-    private final List<Path[]> movesSinceStart = new ArrayList<>();
+    /**
+     * The current path of every file made by {@link #createWritable}, one array of one path each, moved along with
+     * renames (by identity, so a later file of the same name is not taken for an earlier one).
+     */
+    private final List<Path[]> writablePaths = new ArrayList<>();
     private final AtomicInteger syncs = new AtomicInteger();
     private volatile boolean powerLost;
     private volatile IOException nextSyncFailure;
@@ -35,6 +39,15 @@ public final class FaultInjectingFileLayer implements FileLayer
     private volatile IOException nextWriteFailure;
     private volatile java.util.concurrent.CountDownLatch writeEntered;
     private volatile java.util.concurrent.CountDownLatch writeRelease;
+    private volatile java.util.concurrent.CountDownLatch writableSyncEntered;
+    private volatile java.util.concurrent.CountDownLatch writableSyncRelease;
+    /**
+     * The bytes of the files this layer made, by their current path, and the most they may add up to (a full disk);
+     * guarded by this layer's monitor.
+     */
+    private final java.util.Map<Path, Long> sizes = new java.util.HashMap<>();
+    private long used;
+    private long quota = Long.MAX_VALUE;
     private volatile java.util.concurrent.CountDownLatch createWritableEntered;
     private volatile java.util.concurrent.CountDownLatch createWritableRelease;
 
@@ -125,6 +138,57 @@ public final class FaultInjectingFileLayer implements FileLayer
     }
 
     /**
+     * Makes the next sync of a {@link #createWritable} file (a snapshot's, before it is published) count
+     * {@code entered} down, then wait for {@code release} before it goes on.
+     *
+     * @param entered counted down when the sync starts.
+     * @param release what the sync waits for.
+     */
+    public void holdNextWritableSync(
+        final java.util.concurrent.CountDownLatch entered, final java.util.concurrent.CountDownLatch release)
+    {
+        writableSyncRelease = release;
+        writableSyncEntered = entered;
+    }
+
+    /**
+     * Lets the files this layer makes from now on grow by at most {@code bytes} more (segments by their length when
+     * created, snapshots by what is written to them; a delete gives its file's bytes back): a disk that fills. A
+     * write or create past it fails with ENOSPC's message, and {@link #usableSpace} says what is left.
+     *
+     * @param bytes the room left.
+     */
+    public synchronized void quota(final long bytes)
+    {
+        quota = used + bytes;
+    }
+
+    private synchronized void take(final Path path, final long bytes) throws IOException
+    {
+        if (used + bytes > quota)
+        {
+            throw new IOException("No space left on device");
+        }
+        used += bytes;
+        sizes.merge(path, bytes, Long::sum);
+    }
+
+    private synchronized void giveBack(final Path path)
+    {
+        final Long bytes = sizes.remove(path);
+        if (bytes != null)
+        {
+            used -= bytes;
+        }
+    }
+
+    @Override
+    public synchronized long usableSpace(final Path directory) throws IOException
+    {
+        return quota == Long.MAX_VALUE ? FileLayer.super.usableSpace(directory) : quota - used;
+    }
+
+    /**
      * Makes the next create fail with {@code failure}.
      *
      * @param failure what the create throws.
@@ -170,6 +234,7 @@ public final class FaultInjectingFileLayer implements FileLayer
         {
             throw always;
         }
+        take(path, capacity);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))
         {
             MappedFileLayer.writeZeros(channel, capacity);
@@ -192,6 +257,11 @@ public final class FaultInjectingFileLayer implements FileLayer
         }
         Files.createFile(path);
         final FaultInjectingFileLayer layer = this;
+        final Path[] current = {path};
+        synchronized (this)
+        {
+            writablePaths.add(current);
+        }
         return new WritableFile()
         {
             private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
@@ -201,6 +271,7 @@ public final class FaultInjectingFileLayer implements FileLayer
             public void write(final ByteBuffer bytes) throws IOException
             {
                 checkPower();
+                take(currentPath(current), bytes.remaining());
                 final byte[] copy = new byte[bytes.remaining()];
                 bytes.get(copy);
                 pending.write(copy);
@@ -211,6 +282,14 @@ public final class FaultInjectingFileLayer implements FileLayer
             public void sync() throws IOException
             {
                 checkPower();
+                final java.util.concurrent.CountDownLatch entered = writableSyncEntered;
+                if (entered != null)
+                {
+                    writableSyncEntered = null;
+                    entered.countDown();
+                    awaitRelease(writableSyncRelease, "sync of " + path);
+                    checkPower();
+                }
                 final IOException failure = nextSyncFailure;
                 if (failure != null)
                 {
@@ -220,7 +299,7 @@ public final class FaultInjectingFileLayer implements FileLayer
                 syncs.incrementAndGet();
                 synchronized (layer)
                 {
-                    Files.write(currentPath(path), pending.toByteArray(), StandardOpenOption.APPEND);
+                    Files.write(current[0], pending.toByteArray(), StandardOpenOption.APPEND);
                 }
                 pending.reset();
             }
@@ -234,25 +313,18 @@ public final class FaultInjectingFileLayer implements FileLayer
             @Override
             public void close()
             {
+                synchronized (layer)
+                {
+                    writablePaths.remove(current);
+                }
                 // Unsynced bytes stay "in the page cache" (here: nowhere durable) until a power loss drops them.
             }
         };
     }
 
-    /**
-     * Where a file created at {@code path} is now, after the renames made since.
-     */
-    private synchronized Path currentPath(final Path path)
+    private synchronized Path currentPath(final Path[] current)
     {
-        Path current = path;
-        for (final Path[] move : movesSinceStart)
-        {
-            if (move[0].equals(current))
-            {
-                current = move[1];
-            }
-        }
-        return current;
+        return current[0];
     }
 
     @Override
@@ -278,7 +350,19 @@ public final class FaultInjectingFileLayer implements FileLayer
         checkPower();
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         unsyncedMoves.add(new Path[] {from, to});
-        movesSinceStart.add(new Path[] {from, to});
+        for (final Path[] current : writablePaths)
+        {
+            if (current[0].equals(from))
+            {
+                current[0] = to;
+            }
+        }
+        giveBack(to);
+        final Long bytes = sizes.remove(from);
+        if (bytes != null)
+        {
+            sizes.put(to, bytes);
+        }
         for (final Faulty file : openFiles)
         {
             if (file.path.equals(from))
@@ -293,6 +377,7 @@ public final class FaultInjectingFileLayer implements FileLayer
     {
         checkPower();
         Files.deleteIfExists(path);
+        giveBack(path);
     }
 
     private static void awaitRelease(final java.util.concurrent.CountDownLatch release, final String what)

@@ -65,6 +65,17 @@ final class MapState implements RecoveryTarget, SnapshotSource
         }
     }
 
+    @Override
+    public long estimatedSnapshotBytes()
+    {
+        long bytes = 0;
+        for (final Map.Entry<String, Value> e : entries.entrySet())
+        {
+            bytes += 16 + e.getKey().length() + e.getValue().value().length();
+        }
+        return bytes;
+    }
+
     static UnsafeBuffer bytes(final String s)
     {
         return new UnsafeBuffer(s.getBytes(StandardCharsets.UTF_8));
