@@ -8,6 +8,7 @@ import io.agni.api.StoreReadOnlyException;
 import io.agni.store.crash.CrashOps;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
+import io.agni.store.log.LogLayout;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -220,6 +221,49 @@ class DurableStoreTest
             final Map<String, String> recovered = contents(store);
             assertEquals(200, recovered.size());
             assertEquals("v199", recovered.get("k199"));
+        }
+    }
+
+    @Test
+    void aCheckpointStoppedWhileDeletingSegmentsLeavesAHoleTheSnapshotCovers() throws IOException
+    {
+        final Path kept = Files.createDirectories(directory.resolve("kept"));
+        final Map<String, String> expected;
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            for (int i = 0; i < 3_000; i++)
+            {
+                store.set(b("k" + (i % 500)), b("value-" + i + "-" + "x".repeat(i % 50)));
+            }
+            abandon(store);
+        }
+        for (final Path segment : files(".log"))
+        {
+            Files.copy(segment, kept.resolve(segment.getFileName()));
+        }
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            store.checkpoint();
+            store.set(b("after"), b("the checkpoint"));
+            expected = contents(store);
+            abandon(store);
+        }
+        // The checkpoint deleted segments 1 to n-1; as if it had stopped with only segment n-1 deleted.
+        final long firstLeft = files(".log").stream()
+            .mapToLong(p -> LogLayout.segmentIdOf(p.getFileName().toString())).min().orElseThrow();
+        assertTrue(firstLeft >= 3, "the checkpoint deleted segments: " + files(".log"));
+        for (long id = 1; id < firstLeft - 1; id++)
+        {
+            Files.copy(kept.resolve(LogLayout.segmentFileName(id)), directory.resolve(LogLayout.segmentFileName(id)));
+        }
+
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            assertEquals(expected, contents(store));
+        }
+        try (OffHeapStore store = open(Durability.DURABLE, FileLayer.system()))
+        {
+            assertEquals(expected, contents(store));
         }
     }
 

@@ -32,8 +32,11 @@ import java.util.stream.Stream;
  *   stops at the first missing record, so that what comes back is a prefix of what was written, deletes what
  *   followed, and logs a warning that says how much.</li>
  * </ul>
- * A segment missing between two others, a damaged segment header, or a log that starts after the sequence the
- * replay needs is corruption.
+ * A segment missing between two others is corruption when it may have held a record the replay needs; when the
+ * segment after it starts at or below the sequence the replay needs, neither it nor the segments before it did
+ * (a checkpoint deletes those segments one by one before it syncs the directory, so a crash in between can leave
+ * such a hole): the segments before the hole are deleted. A damaged segment header, or a log that starts after the
+ * sequence the replay needs, is corruption.
  */
 public final class LogReader
 {
@@ -82,7 +85,8 @@ public final class LogReader
         final LogRecordHandler handler) throws IOException
     {
         final List<Path> reusable = new ArrayList<>();
-        final List<Long> ids = segmentIds(directory, files, reusable);
+        final List<Long> ids = dropSegmentsBeforeUnneededHole(
+            directory, files, segmentIds(directory, files, reusable), fromSequence);
         final Evidence evidence = new Evidence();
         long expected = fromSequence;
         long replayed = 0;
@@ -256,6 +260,68 @@ public final class LogReader
         segment.buffer.setMemory(offset, segment.capacity() - offset, (byte)0);
         segment.file.sync();
         segment.position = offset;
+    }
+
+    /**
+     * The segments from the last hole in {@code ids} (a segment missing between two others) after which the log
+     * starts at or below {@code fromSequence}: those before it hold only records the replay does not need, and are
+     * deleted. Any other hole is left for the replay to report.
+     */
+    private static List<Long> dropSegmentsBeforeUnneededHole(
+        final Path directory, final FileLayer files, final List<Long> ids, final long fromSequence) throws IOException
+    {
+        int from = 0;
+        for (int i = ids.size() - 1; i > 0 && from == 0; i--)
+        {
+            if (ids.get(i) != ids.get(i - 1) + 1)
+            {
+                // Both headers intact, and the segment before the hole starting before the one after it: else the
+                // segments are not one log, and the replay reports them.
+                final long after = firstSequence(directory, files, ids.get(i));
+                final long before = after >= 0 && after <= fromSequence ?
+                    firstSequence(directory, files, ids.get(i - 1)) : -1;
+                if (before >= 0 && before < after)
+                {
+                    from = i;
+                }
+            }
+        }
+        if (from == 0)
+        {
+            return ids;
+        }
+        LOG.warn("Log segment(s) {} missing from {}, and the segment(s) before ({}) hold only records below " +
+            "sequence {}, which the snapshot holds: a checkpoint that was deleting them stopped (a crash); deleting " +
+            "the rest", range(ids.get(from - 1) + 1, ids.get(from) - 1), directory, range(ids.get(0),
+            ids.get(from - 1)), fromSequence);
+        for (int i = 0; i < from; i++)
+        {
+            files.delete(directory.resolve(LogLayout.segmentFileName(ids.get(i))));
+        }
+        files.syncDirectory(directory);
+        return new ArrayList<>(ids.subList(from, ids.size()));
+    }
+
+    private static String range(final long first, final long last)
+    {
+        return first == last ? Long.toString(first) : first + " to " + last;
+    }
+
+    /**
+     * The first sequence in segment {@code id}'s header, {@code -1} when the header is damaged.
+     */
+    private static long firstSequence(final Path directory, final FileLayer files, final long id) throws IOException
+    {
+        final MappedFile file = files.open(directory.resolve(LogLayout.segmentFileName(id)));
+        try
+        {
+            return LogLayout.segmentHeaderProblem(file.buffer(), new Crc(file.memory()), id, file.capacity()) == null ?
+                LogLayout.firstSequence(file.buffer()) : -1;
+        }
+        finally
+        {
+            file.close();
+        }
     }
 
     /**

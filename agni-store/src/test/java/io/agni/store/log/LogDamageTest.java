@@ -209,6 +209,36 @@ class LogDamageTest
     }
 
     @Test
+    void aMissingSegmentBelowTheSnapshotIsNotNeededAndTheSegmentsBeforeItAreDeleted() throws IOException
+    {
+        // A checkpoint deletes the segments whose records all precede the snapshot's sequence one by one, then
+        // syncs the directory: a crash in between can leave segment 1 with segment 2 gone.
+        final List<Path> before = segments();
+        final long snapshotFrom = firstSequenceOf(before.get(2));
+        Files.delete(before.get(1));
+
+        final List<Logs.Entry> replayed = Logs.replay(directory, FileLayer.system(), snapshotFrom);
+        assertEquals(written.subList((int)snapshotFrom - 1, RECORDS), replayed);
+        assertFalse(Files.exists(before.get(0)), "the segment before the hole is deleted");
+        assertEquals(before.subList(2, before.size()), segments());
+        assertEquals(replayed, Logs.replay(directory, FileLayer.system(), snapshotFrom));
+    }
+
+    @Test
+    void aMissingSegmentThatHeldARecordTheSnapshotLacksIsCorruption() throws IOException
+    {
+        final List<Path> before = segments();
+        final long snapshotFrom = firstSequenceOf(before.get(2)) - 1;
+        Files.delete(before.get(1));
+        final List<Path> left = segments();
+
+        final LogCorruptedException ex = assertThrows(LogCorruptedException.class,
+            () -> Logs.replay(directory, FileLayer.system(), snapshotFrom));
+        assertTrue(ex.getMessage().contains("segment 2 is missing"), ex.getMessage());
+        assertEquals(left, segments(), "nothing is deleted");
+    }
+
+    @Test
     void aDamagedSegmentHeaderIsCorruption() throws IOException
     {
         final Path second = segments().get(1);
@@ -278,6 +308,15 @@ class LogDamageTest
         try (Stream<Path> files = Files.list(directory))
         {
             return files.filter(p -> LogLayout.segmentIdOf(p.getFileName().toString()) > 0).sorted().toList();
+        }
+    }
+
+    private static long firstSequenceOf(final Path segment) throws IOException
+    {
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "r"))
+        {
+            f.seek(LogLayout.FIRST_SEQUENCE_OFFSET);
+            return Long.reverseBytes(f.readLong());
         }
     }
 
