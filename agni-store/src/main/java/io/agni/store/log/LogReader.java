@@ -35,8 +35,9 @@ import java.util.stream.Stream;
  * A segment missing between two others is corruption when it may have held a record the replay needs; when the
  * segment after it starts at or below the sequence the replay needs, neither it nor the segments before it did
  * (a checkpoint deletes those segments one by one before it syncs the directory, so a crash in between can leave
- * such a hole): the segments before the hole are deleted. A damaged segment header, or a log that starts after the
- * sequence the replay needs, is corruption.
+ * such a hole): the segments before the hole are deleted. A damaged segment header, a log that starts after the
+ * sequence the replay needs, or an intact record whose payload's lengths disagree with its length
+ * ({@link LogPayloads}) is corruption.
  */
 public final class LogReader
 {
@@ -416,6 +417,7 @@ public final class LogReader
             {
                 if (sequence >= fromSequence)
                 {
+                    checkPayload(segment, offset, type, sequence, length);
                     handler.onRecord(type, sequence, buffer, offset + LogLayout.RECORD_HEADER_LENGTH, length);
                     scan.replayed++;
                 }
@@ -426,6 +428,22 @@ public final class LogReader
         }
         segment.position = scan.damagedAt >= 0 ? scan.damagedAt : offset;
         return scan;
+    }
+
+    /**
+     * Throws when the lengths in an intact record's payload do not agree with its length: its checksum matched, so
+     * this is not a torn write but a writer's bug or a crafted file.
+     */
+    private static void checkPayload(
+        final LogSegment segment, final int offset, final byte type, final long sequence, final int length)
+    {
+        final String problem =
+            LogPayloads.problem(segment.buffer, type, offset + LogLayout.RECORD_HEADER_LENGTH, length);
+        if (problem != null)
+        {
+            throw new LogCorruptedException(segment.path, offset, "the record of sequence " + sequence +
+                " has a matching checksum, but " + problem);
+        }
     }
 
     private static long durableBelow(final UnsafeBuffer buffer, final int offset, final int length)

@@ -9,7 +9,9 @@ import org.agrona.DirectBuffer;
 public interface LogRecordHandler
 {
     /**
-     * One intact record; the buffer is valid only during the call.
+     * One intact record; the buffer is valid only during the call. The lengths inside its payload (key and value
+     * lengths, a batch's operation count) have been checked against {@code payloadLength}, as {@link LogLayout}
+     * describes them.
      *
      * @param type          the record's type, one of {@link LogLayout}'s.
      * @param sequence      its sequence.

@@ -7,7 +7,9 @@ import org.agrona.DirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Applies replayed log records to a {@link RecoveryTarget}, decoding the payloads {@link LogLayout} describes.
+ * Applies replayed log records to a {@link RecoveryTarget}, decoding the payloads {@link LogLayout} describes. The
+ * replay has checked the lengths inside each payload against its length before handing it on
+ * ({@link LogRecordHandler#onRecord}), so none reaches past the record.
  */
 final class RecordApplier implements LogRecordHandler
 {
