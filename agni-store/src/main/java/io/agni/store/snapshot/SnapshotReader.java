@@ -114,9 +114,34 @@ public final class SnapshotReader
         }
     }
 
+    /**
+     * Hands on the entries of a block whose checksum matched, once their lengths are known to tile it exactly: a
+     * checksum proves the bytes are the ones written, not that they were written right.
+     */
     private static long handOn(
         final UnsafeBuffer view, final int length, final Path path, final long blockPosition,
         final SnapshotEntryHandler handler)
+    {
+        final long entries = checkEntries(view, length, path, blockPosition);
+        int p = 0;
+        while (p < length)
+        {
+            final int keyLength = view.getInt(p, SnapshotLayout.ORDER);
+            final int valueLength = view.getInt(p + Integer.BYTES, SnapshotLayout.ORDER);
+            final long expireAt = view.getLong(p + 2 * Integer.BYTES, SnapshotLayout.ORDER);
+            final int keyOffset = p + SnapshotLayout.ENTRY_FIXED_LENGTH;
+            handler.onEntry(view, keyOffset, keyLength, keyOffset + keyLength, valueLength, expireAt);
+            p = keyOffset + keyLength + valueLength;
+        }
+        return entries;
+    }
+
+    /**
+     * Counts a block's entries, checking that each one's lengths fit in the block and that the last ends where it
+     * does.
+     */
+    private static long checkEntries(
+        final UnsafeBuffer view, final int length, final Path path, final long blockPosition)
     {
         long entries = 0;
         int p = 0;
@@ -128,13 +153,11 @@ public final class SnapshotReader
             }
             final int keyLength = view.getInt(p, SnapshotLayout.ORDER);
             final int valueLength = view.getInt(p + Integer.BYTES, SnapshotLayout.ORDER);
-            final long expireAt = view.getLong(p + 2 * Integer.BYTES, SnapshotLayout.ORDER);
             final int keyOffset = p + SnapshotLayout.ENTRY_FIXED_LENGTH;
             if (keyLength < 0 || valueLength < 0 || (long)keyLength + valueLength > length - keyOffset)
             {
                 throw new SnapshotDamagedException(path, blockPosition, "an entry does not fit in its block");
             }
-            handler.onEntry(view, keyOffset, keyLength, keyOffset + keyLength, valueLength, expireAt);
             entries++;
             p = keyOffset + keyLength + valueLength;
         }

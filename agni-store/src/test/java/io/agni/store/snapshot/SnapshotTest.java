@@ -1,6 +1,7 @@
 package io.agni.store.snapshot;
 
 import io.agni.store.SnapshotDamagedException;
+import io.agni.store.file.Crc;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -9,10 +10,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -92,6 +96,30 @@ class SnapshotTest
 
         Files.write(path, whole);
         assertEquals(entries.size(), SnapshotReader.read(path, collect(new ArrayList<>())).entries());
+    }
+
+    @Test
+    void anEntryWhoseLengthsDisagreeWithItsBlockIsRefusedEvenWhenTheChecksumMatches() throws IOException
+    {
+        final Path path = write(FileLayer.system(), 3, List.of(new Entry("key", "value", 0), new Entry("b", "2", 0)));
+        final byte[] whole = Files.readAllBytes(path);
+        final int block = SnapshotLayout.HEADER_LENGTH;
+        final int entry = block + SnapshotLayout.BLOCK_HEADER_LENGTH;
+        // Key length, value length: past the block, negative, and ending inside the next entry's fixed fields.
+        for (final int[] lengths : new int[][] {{3, 1_000}, {Integer.MAX_VALUE, 5}, {-1, 5}, {3, -1}, {3, 10}})
+        {
+            final ByteBuffer damaged = ByteBuffer.wrap(whole.clone()).order(ByteOrder.LITTLE_ENDIAN);
+            damaged.putInt(entry, lengths[0]).putInt(entry + Integer.BYTES, lengths[1]);
+            final int blockLength = damaged.getInt(block);
+            damaged.putInt(block + Integer.BYTES, new Crc(damaged).of(entry, blockLength));
+            Files.write(path, damaged.array());
+
+            final List<Entry> read = new ArrayList<>();
+            final SnapshotDamagedException ex = assertThrows(SnapshotDamagedException.class,
+                () -> SnapshotReader.read(path, collect(read)), Arrays.toString(lengths));
+            assertEquals(block, ex.offset());
+            assertEquals(List.of(), read, "no entry of a damaged block is handed on: " + Arrays.toString(lengths));
+        }
     }
 
     @Test
