@@ -42,6 +42,7 @@ public final class LogWriter implements AutoCloseable
     private static final long SYNC_SPIN_NANOS = 2_000_000;
 
     private final Path directory;
+    private final FileLayer files;
     private final int segmentCapacity;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final ReentrantLock syncLock = new ReentrantLock();
@@ -103,6 +104,7 @@ public final class LogWriter implements AutoCloseable
     {
         this.segments = segments;
         this.directory = directory;
+        this.files = files;
         this.segmentCapacity = segmentCapacity;
         this.segmentFiles = new SegmentFiles(directory, files, segmentCapacity);
         this.current = last;
@@ -716,14 +718,15 @@ public final class LogWriter implements AutoCloseable
             return;
         }
         final LogSegment segment = current;
+        final int length = staged.pendingBytes();
         try
         {
             staged.write(segment.file);
         }
         catch (final IOException | RuntimeException ex)
         {
-            throw fail("writing to " + segment.path + " failed" + (DiskSpace.isFull(ex) ? ": the disk is full" : ""),
-                ex);
+            throw fail("writing to " + segment.path + " failed" +
+                (DiskSpace.isFull(ex, directory, length, files::usableSpace) ? ": the disk is full" : ""), ex);
         }
     }
 
@@ -787,7 +790,7 @@ public final class LogWriter implements AutoCloseable
         catch (final IOException | RuntimeException ex)
         {
             throw fail("creating log segment " + LogLayout.segmentFileName(id) + " in " + directory + " failed" +
-                (DiskSpace.isFull(ex) ? ": the disk is full" : ""), ex);
+                (DiskSpace.isFull(ex, directory, capacity, files::usableSpace) ? ": the disk is full" : ""), ex);
         }
         synchronized (handOver)
         {

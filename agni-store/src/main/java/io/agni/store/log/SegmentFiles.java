@@ -110,7 +110,7 @@ final class SegmentFiles
         }
         final Path path = directory.resolve(LogReader.SPARE_NAME);
         files.delete(path);
-        final MappedFile made = files.create(path, segmentCapacity);
+        final MappedFile made = create(files, path, segmentCapacity);
         synchronized (this)
         {
             if (spare == null && !closed)
@@ -250,7 +250,31 @@ final class SegmentFiles
     {
         final Path temporary = directory.resolve(LogLayout.segmentFileName(id) + LogReader.TEMPORARY_SUFFIX);
         files.delete(temporary);
-        return publishSegment(directory, files, files.create(temporary, capacity), temporary, id, firstSequence);
+        return publishSegment(directory, files, create(files, temporary, capacity), temporary, id, firstSequence);
+    }
+
+    /**
+     * Makes a file, and deletes what a failure left: a file system writes a new file's zeros until the disk is full,
+     * and that partial file would hold the room (up to a segment's length) until the next open.
+     */
+    private static MappedFile create(final FileLayer files, final Path path, final long capacity) throws IOException
+    {
+        try
+        {
+            return files.create(path, capacity);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            try
+            {
+                files.delete(path);
+            }
+            catch (final IOException | RuntimeException suppressed)
+            {
+                ex.addSuppressed(suppressed);
+            }
+            throw ex;
+        }
     }
 
     /**

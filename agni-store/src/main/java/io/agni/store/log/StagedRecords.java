@@ -108,6 +108,16 @@ final class StagedRecords
     }
 
     /**
+     * The bytes {@link #write} would write now.
+     *
+     * @return bytes, 0 when nothing is staged.
+     */
+    int pendingBytes()
+    {
+        return bytes == 0 ? 0 : bytes + (marker ? LogLayout.RECORD_HEADER_LENGTH : 0);
+    }
+
+    /**
      * Writes what is staged to the segment's file and forgets it, also when the write fails (the log fails then).
      *
      * @param file the current segment's file.

@@ -234,6 +234,22 @@ public final class FaultInjectingFileLayer implements FileLayer
         {
             throw always;
         }
+        final long room;
+        synchronized (this)
+        {
+            room = quota - used;
+        }
+        if (room < capacity)
+        {
+            // As a file system does: the file is made and written until the disk is full.
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE))
+            {
+                MappedFileLayer.writeZeros(channel, Math.max(0, room));
+            }
+            take(path, Math.max(0, room));
+            throw new IOException("No space left on device");
+        }
         take(path, capacity);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))
         {
