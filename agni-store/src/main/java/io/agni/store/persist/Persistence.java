@@ -139,7 +139,7 @@ public final class Persistence implements AutoCloseable
         {
             throw new IllegalArgumentException("a store with Durability.NONE has no directory");
         }
-        Files.createDirectories(directory);
+        createDirectories(directory, files);
         final DirectoryLock lock = DirectoryLock.acquire(directory);
         try
         {
@@ -507,6 +507,34 @@ public final class Persistence implements AutoCloseable
         finally
         {
             lock.close();
+        }
+    }
+
+    /**
+     * Creates the directory and any missing parent, and syncs the parent of each one created: a directory's entry is
+     * durable only once its parent is synced, and without it a power loss could lose the whole store directory
+     * after its first checkpoint said the data was safe.
+     */
+    private static void createDirectories(final Path directory, final FileLayer files) throws IOException
+    {
+        Path firstMissing = null;
+        for (Path p = directory.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent())
+        {
+            firstMissing = p;
+        }
+        Files.createDirectories(directory);
+        if (firstMissing == null)
+        {
+            return;
+        }
+        final Path absolute = directory.toAbsolutePath();
+        for (Path p = absolute; ; p = p.getParent())
+        {
+            files.syncDirectory(p.getParent());
+            if (p.equals(firstMissing))
+            {
+                break;
+            }
         }
     }
 

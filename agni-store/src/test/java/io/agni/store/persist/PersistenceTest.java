@@ -56,6 +56,30 @@ class PersistenceTest
     }
 
     @Test
+    void aDirectoryOpenCreatesIsMadeDurableInItsParent() throws IOException
+    {
+        final List<Path> synced = new java.util.ArrayList<>();
+        final FileLayer files = new io.agni.store.file.ForwardingFileLayer(FileLayer.system())
+        {
+            @Override
+            public void syncDirectory(final Path path) throws IOException
+            {
+                synced.add(path);
+                super.syncDirectory(path);
+            }
+        };
+        final Path nested = directory.resolve("a").resolve("b");
+        final MapState state = new MapState();
+        Persistence.open(nested, Durability.DURABLE, files, SEGMENT, state, state, clock).close();
+        assertTrue(synced.contains(directory.toAbsolutePath()), "synced " + synced);
+        assertTrue(synced.contains(directory.resolve("a").toAbsolutePath()), "synced " + synced);
+
+        synced.clear();
+        Persistence.open(nested, Durability.DURABLE, files, SEGMENT, state, state, clock).close();
+        assertFalse(synced.contains(directory.toAbsolutePath()), "nothing was created: " + synced);
+    }
+
+    @Test
     void aCheckpointPrunesTheLogAndReplayStartsAtItsSequence() throws IOException
     {
         final MapState state = new MapState();
