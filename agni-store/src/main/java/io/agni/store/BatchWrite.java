@@ -220,7 +220,23 @@ final class BatchWrite
             makeRoom(store, shards);
             prepare(store, shards, c.fresh);
             unpinFound(store);
-            apply(store, c.entry);
+            if (log != null)
+            {
+                // The record first, with every key's state afterwards: a record the log refuses changes no key.
+                recordEffects(store, log, c.entry);
+                log.mute();
+            }
+            try
+            {
+                apply(store, c.entry);
+            }
+            finally
+            {
+                if (log != null)
+                {
+                    log.unmute();
+                }
+            }
             bytesPerShard(shards, false);
             for (int j = 0; j < shards; j++)
             {
@@ -615,6 +631,53 @@ final class BatchWrite
         {
             // Not expected (nothing here allocates): drop what is still unlinked, so no segment stays pinned.
             abandonFrom(store, k);
+            throw ex;
+        }
+    }
+
+    /**
+     * Appends the batch's record (what the lookups removed and eviction made room for, then each key's state
+     * afterwards) before {@link #apply} changes any key; if the log refuses it, the prepared entries are dropped and
+     * no key changes. Inside an exclusive section the record is the section's, appended when it ends.
+     */
+    private void recordEffects(final Shards store, final ChangeRecorder log, final EntryCursor e)
+    {
+        try
+        {
+            for (int k = 0; k < keyCount; k++)
+            {
+                final Key key = keys[k];
+                final int op = key.op;
+                final long at = key.hasExpiry ? key.expireAt : LogLayout.NO_EXPIRY;
+                switch (key.effect)
+                {
+                    case REMOVE:
+                        log.delete(bytes, batch.keyOffset(op), batch.keyLength(op));
+                        break;
+                    case OVERWRITE:
+                        if (key.valueOp >= 0)
+                        {
+                            log.set(bytes, batch.keyOffset(op), batch.keyLength(op), bytes,
+                                batch.valueOffset(key.valueOp), batch.valueLength(key.valueOp), at);
+                        }
+                        else
+                        {
+                            store.at(key.shard).recordExpiryLocked(key.hash, bytes, batch.keyOffset(op),
+                                batch.keyLength(op), at, e);
+                        }
+                        break;
+                    case REPLACE:
+                        store.at(key.shard).recordPreparedLocked(key.location, e);
+                        break;
+                    default:
+                        break;
+                }
+            }
+            log.endBatch();
+        }
+        catch (final Throwable ex)
+        {
+            abandonFrom(store, 0);
             throw ex;
         }
     }

@@ -163,15 +163,7 @@ final class MultiSet
                     store.at(s).ensureRoomLocked(newKeys);
                 }
             }
-            writeAndLink(store, shards, c);
-            if (log != null)
-            {
-                for (int i = 0; i < count; i++)
-                {
-                    log.set(keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i],
-                        valueLengths[i], LogLayout.NO_EXPIRY);
-                }
-            }
+            writeAndLink(store, shards, c, log);
             for (int j = 0; j < shards; j++)
             {
                 final int s = order[j];
@@ -186,11 +178,12 @@ final class MultiSet
     }
 
     /**
-     * Writes every entry unlinked, then links them all. When the budget refuses an entry part-way, the entries written
-     * so far are abandoned (unpinning their segments), each shard compacts in place for its part of the batch, and
-     * the batch is written once more; a second refusal throws with nothing visible changed.
+     * Writes every entry unlinked, appends the batch's record, then links them all. When the budget refuses an entry
+     * part-way, the entries written so far are abandoned (unpinning their segments), each shard compacts in place for
+     * its part of the batch, and the batch is written once more; a second refusal, or a record the log refuses,
+     * throws with nothing visible changed.
      */
-    private void writeAndLink(final Shards store, final int shards, final ThreadContext c)
+    private void writeAndLink(final Shards store, final int shards, final ThreadContext c, final ChangeRecorder log)
     {
         int refused = prepareAll(store);
         if (refused >= 0)
@@ -209,6 +202,24 @@ final class MultiSet
             {
                 shard(store, refused).countRejectedLocked();
                 throw store.budgetExceeded(EntryLayout.length(keyLengths[refused], valueLengths[refused], false));
+            }
+        }
+        if (log != null)
+        {
+            // The record before any key changes: one the log refuses leaves every key as it was.
+            try
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    log.set(keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i],
+                        valueLengths[i], LogLayout.NO_EXPIRY);
+                }
+                log.endBatch();
+            }
+            catch (final Throwable ex)
+            {
+                abandon(store, 0, count);
+                throw ex;
             }
         }
         int linked = 0;

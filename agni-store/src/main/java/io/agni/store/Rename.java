@@ -123,22 +123,45 @@ final class Rename
             toShard.countRejectedLocked();
             throw store.budgetExceeded(EntryLayout.length(toLength, source.valueLength, source.hasExpiry()));
         }
+        final ChangeRecorder log = c.changes;
+        if (log != null)
+        {
+            // The record before either key changes: one the log refuses leaves both as they were.
+            try
+            {
+                log.set(to, toOffset, toLength, source.buffer, source.valueOffset, source.valueLength,
+                    source.hasExpiry() ? source.expireAt : LogLayout.NO_EXPIRY);
+                log.delete(from, fromOffset, fromLength);
+                log.endBatch();
+            }
+            catch (final Throwable ex)
+            {
+                toShard.abandonLocked(location, toLength, source.valueLength, source.hasExpiry());
+                throw ex;
+            }
+            log.mute();
+        }
         try
         {
-            toShard.linkLocked(toHash, to, toOffset, toLength, location, source.hasExpiry(), target);
+            try
+            {
+                toShard.linkLocked(toHash, to, toOffset, toLength, location, source.hasExpiry(), target);
+            }
+            catch (final Throwable ex)
+            {
+                // Not linked: drop the copy, so that its segment is not left pinned against compaction for good.
+                toShard.abandonLocked(location, toLength, source.valueLength, source.hasExpiry());
+                throw ex;
+            }
+            fromShard.removeLocked(fromHash, from, fromOffset, fromLength, source);
         }
-        catch (final Throwable ex)
+        finally
         {
-            // Not linked: drop the copy, so that its segment is not left pinned against compaction for good.
-            toShard.abandonLocked(location, toLength, source.valueLength, source.hasExpiry());
-            throw ex;
+            if (log != null)
+            {
+                log.unmute();
+            }
         }
-        if (c.changes != null)
-        {
-            c.changes.set(to, toOffset, toLength, source.buffer, source.valueOffset, source.valueLength,
-                source.hasExpiry() ? source.expireAt : LogLayout.NO_EXPIRY);
-        }
-        fromShard.removeLocked(fromHash, from, fromOffset, fromLength, source);
         toShard.maybeCompactLocked(EntryLayout.length(toLength, source.valueLength, source.hasExpiry()));
         if (fromShard != toShard)
         {

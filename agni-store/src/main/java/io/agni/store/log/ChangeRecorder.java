@@ -41,6 +41,10 @@ public final class ChangeRecorder
     private int batchCount;
     private boolean batching;
     private boolean held;
+    /**
+     * Set while a multi-key write applies changes its batch record already holds ({@link #mute}).
+     */
+    private boolean muted;
     private long lastPosition;
     /**
      * Every record this thread appended below it is on the device: moved only once a sync covering them returned.
@@ -93,19 +97,94 @@ public final class ChangeRecorder
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength, final long expireAtMillis)
     {
-        if (!batching)
+        set(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, value, 0, 0, expireAtMillis);
+    }
+
+    /**
+     * Records the value a key is about to have, in two parts with {@code gap} zero bytes between them
+     * ({@link LogWriter#appendSet(DirectBuffer, int, int, DirectBuffer, int, int, int, DirectBuffer, int, int, long)}).
+     *
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param value1         the value's first part.
+     * @param offset1        where it starts.
+     * @param length1        its length.
+     * @param gap            zero bytes after it.
+     * @param value2         the value's last part.
+     * @param offset2        where it starts.
+     * @param length2        its length.
+     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
+     */
+    public void set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
+        final DirectBuffer value2, final int offset2, final int length2, final long expireAtMillis)
+    {
+        set(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2, length2, value2, 0, 0,
+            expireAtMillis);
+    }
+
+    /**
+     * Records the value a key is about to have, in three parts (SETRANGE in place: the old prefix, the new bytes,
+     * the old rest), with {@code gap} zero bytes after the first.
+     *
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param value1         the value's first part.
+     * @param offset1        where it starts.
+     * @param length1        its length.
+     * @param gap            zero bytes after it.
+     * @param value2         the value's second part.
+     * @param offset2        where it starts.
+     * @param length2        its length.
+     * @param value3         the value's last part.
+     * @param offset3        where it starts.
+     * @param length3        its length.
+     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
+     */
+    public void set(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
+        final DirectBuffer value2, final int offset2, final int length2,
+        final DirectBuffer value3, final int offset3, final int length3, final long expireAtMillis)
+    {
+        if (muted)
         {
-            lastPosition = log.appendSet(key, keyOffset, keyLength, value, valueOffset, valueLength, expireAtMillis);
             return;
         }
+        if (!batching)
+        {
+            lastPosition = log.appendSet(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2,
+                length2, value3, offset3, length3, expireAtMillis);
+            return;
+        }
+        final long valueLength = (long)length1 + gap + length2 + length3;
         final int p = reserve(1 + LogLayout.SET_FIXED_LENGTH + (long)keyLength + valueLength);
         batch.putByte(p, LogLayout.SET);
         batch.putInt(p + 1, keyLength, LogLayout.ORDER);
-        batch.putInt(p + 1 + Integer.BYTES, valueLength, LogLayout.ORDER);
+        batch.putInt(p + 1 + Integer.BYTES, (int)valueLength, LogLayout.ORDER);
         batch.putLong(p + 1 + 2 * Integer.BYTES, expireAtMillis, LogLayout.ORDER);
-        final int k = p + 1 + LogLayout.SET_FIXED_LENGTH;
+        int k = p + 1 + LogLayout.SET_FIXED_LENGTH;
         batch.putBytes(k, key, keyOffset, keyLength);
-        batch.putBytes(k + keyLength, value, valueOffset, valueLength);
+        k += keyLength;
+        batch.putBytes(k, value1, offset1, length1);
+        k += length1;
+        if (gap > 0)
+        {
+            batch.setMemory(k, gap, (byte)0);
+            k += gap;
+        }
+        if (length2 > 0)
+        {
+            batch.putBytes(k, value2, offset2, length2);
+            k += length2;
+        }
+        if (length3 > 0)
+        {
+            batch.putBytes(k, value3, offset3, length3);
+        }
     }
 
     /**
@@ -117,6 +196,10 @@ public final class ChangeRecorder
      */
     public void delete(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
+        if (muted)
+        {
+            return;
+        }
         if (!batching)
         {
             lastPosition = log.appendDelete(key, keyOffset, keyLength);
@@ -138,6 +221,10 @@ public final class ChangeRecorder
      */
     public void expire(final DirectBuffer key, final int keyOffset, final int keyLength, final long expireAtMillis)
     {
+        if (muted)
+        {
+            return;
+        }
         if (!batching)
         {
             lastPosition = log.appendExpire(key, keyOffset, keyLength, expireAtMillis);
@@ -178,6 +265,24 @@ public final class ChangeRecorder
     public boolean batching()
     {
         return batching;
+    }
+
+    /**
+     * Makes the changes recorded from now on until {@link #unmute()} nothing: for a multi-key write that appended its
+     * batch record, with each key's state afterwards, before it applies the changes, so that a record the log
+     * refuses leaves memory as it was.
+     */
+    public void mute()
+    {
+        muted = true;
+    }
+
+    /**
+     * Ends {@link #mute()}.
+     */
+    public void unmute()
+    {
+        muted = false;
     }
 
     /**

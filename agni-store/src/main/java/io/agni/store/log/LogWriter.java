@@ -268,6 +268,63 @@ public final class LogWriter implements AutoCloseable
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength, final long expireAtMillis)
     {
+        return appendSet(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, value, 0, 0, expireAtMillis);
+    }
+
+    /**
+     * Logs the value a key now has, given in two parts with {@code gap} zero bytes between them (as SETRANGE and
+     * APPEND build a value from the old one and the new bytes), so that it can be logged before the entry is
+     * written.
+     *
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param value1         the value's first part.
+     * @param offset1        where it starts.
+     * @param length1        its length.
+     * @param gap            zero bytes after it.
+     * @param value2         the value's last part.
+     * @param offset2        where it starts.
+     * @param length2        its length.
+     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendSet(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
+        final DirectBuffer value2, final int offset2, final int length2, final long expireAtMillis)
+    {
+        return appendSet(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2, length2,
+            value2, 0, 0, expireAtMillis);
+    }
+
+    /**
+     * As {@link #appendSet(DirectBuffer, int, int, DirectBuffer, int, int, int, DirectBuffer, int, int, long)}, with
+     * a third part after the second (SETRANGE in place: the old prefix, the new bytes, the old rest).
+     *
+     * @param key            the key's bytes.
+     * @param keyOffset      where they start.
+     * @param keyLength      how many.
+     * @param value1         the value's first part.
+     * @param offset1        where it starts.
+     * @param length1        its length.
+     * @param gap            zero bytes after it.
+     * @param value2         the value's second part.
+     * @param offset2        where it starts.
+     * @param length2        its length.
+     * @param value3         the value's last part.
+     * @param offset3        where it starts.
+     * @param length3        its length.
+     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
+     * @return the record's end, for {@link #awaitDurable}.
+     */
+    public long appendSet(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
+        final DirectBuffer value2, final int offset2, final int length2,
+        final DirectBuffer value3, final int offset3, final int length3, final long expireAtMillis)
+    {
+        final long valueLength = (long)length1 + gap + length2 + length3;
         final long payload = (long)LogLayout.SET_FIXED_LENGTH + keyLength + valueLength;
         appendLock.lock();
         try
@@ -276,12 +333,32 @@ public final class LogWriter implements AutoCloseable
             final UnsafeBuffer buffer = target;
             int p = offset + LogLayout.RECORD_HEADER_LENGTH;
             buffer.putInt(p, keyLength, LogLayout.ORDER);
-            buffer.putInt(p + Integer.BYTES, valueLength, LogLayout.ORDER);
+            buffer.putInt(p + Integer.BYTES, (int)valueLength, LogLayout.ORDER);
             buffer.putLong(p + 2 * Integer.BYTES, expireAtMillis, LogLayout.ORDER);
             p += LogLayout.SET_FIXED_LENGTH;
             buffer.putBytes(p, key, keyOffset, keyLength);
-            buffer.putBytes(p + keyLength, value, valueOffset, valueLength);
+            p += keyLength;
+            buffer.putBytes(p, value1, offset1, length1);
+            p += length1;
+            if (gap > 0)
+            {
+                buffer.setMemory(p, gap, (byte)0);
+                p += gap;
+            }
+            if (length2 > 0)
+            {
+                buffer.putBytes(p, value2, offset2, length2);
+                p += length2;
+            }
+            if (length3 > 0)
+            {
+                buffer.putBytes(p, value3, offset3, length3);
+            }
             return end(offset, (int)payload);
+        }
+        catch (final InternalError ex)
+        {
+            throw mappingFault(ex);
         }
         finally
         {
@@ -309,6 +386,10 @@ public final class LogWriter implements AutoCloseable
             buffer.putInt(p, keyLength, LogLayout.ORDER);
             buffer.putBytes(p + LogLayout.DELETE_FIXED_LENGTH, key, keyOffset, keyLength);
             return end(offset, (int)payload);
+        }
+        catch (final InternalError ex)
+        {
+            throw mappingFault(ex);
         }
         finally
         {
@@ -340,6 +421,10 @@ public final class LogWriter implements AutoCloseable
             buffer.putBytes(p + LogLayout.EXPIRE_FIXED_LENGTH, key, keyOffset, keyLength);
             return end(offset, (int)payload);
         }
+        catch (final InternalError ex)
+        {
+            throw mappingFault(ex);
+        }
         finally
         {
             appendLock.unlock();
@@ -357,6 +442,10 @@ public final class LogWriter implements AutoCloseable
         try
         {
             return end(begin(LogLayout.CLEAR, 0), 0);
+        }
+        catch (final InternalError ex)
+        {
+            throw mappingFault(ex);
         }
         finally
         {
@@ -381,6 +470,10 @@ public final class LogWriter implements AutoCloseable
             final int recordOffset = begin(LogLayout.BATCH, length);
             target.putBytes(recordOffset + LogLayout.RECORD_HEADER_LENGTH, payload, offset, length);
             return end(recordOffset, length);
+        }
+        catch (final InternalError ex)
+        {
+            throw mappingFault(ex);
         }
         finally
         {
@@ -723,7 +816,7 @@ public final class LogWriter implements AutoCloseable
         {
             staged.write(segment.file);
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException | InternalError ex)
         {
             throw fail("writing to " + segment.path + " failed" +
                 (DiskSpace.isFull(ex, directory, length, files::usableSpace) ? ": the disk is full" : ""), ex);
@@ -787,7 +880,7 @@ public final class LogWriter implements AutoCloseable
         {
             next = segmentFiles.next(id, nextSequence, capacity);
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException | InternalError ex)
         {
             throw fail("creating log segment " + LogLayout.segmentFileName(id) + " in " + directory + " failed" +
                 (DiskSpace.isFull(ex, directory, capacity, files::usableSpace) ? ": the disk is full" : ""), ex);
@@ -803,6 +896,18 @@ public final class LogWriter implements AutoCloseable
         }
         segments.put(next.id, next.firstSequence);
         return next;
+    }
+
+    /**
+     * A fault in the mapping of the segment being written (SIGBUS, which the JVM turns into an {@link InternalError}):
+     * on a copy-on-write file system (btrfs, ZFS) a write to a mapped page may need a new block, and a full disk then
+     * faults. The record is half written; the log fails, so that nothing is appended after it.
+     */
+    private StoreReadOnlyException mappingFault(final InternalError fault)
+    {
+        final LogSegment segment = current;
+        return fail("writing to " + (segment == null ? directory : segment.path) + " failed: a fault in its mapping " +
+            "(on a copy-on-write file system a full disk shows this way)", fault);
     }
 
     private StoreReadOnlyException fail(final String message, final Throwable cause)

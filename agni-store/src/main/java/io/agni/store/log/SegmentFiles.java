@@ -263,7 +263,7 @@ final class SegmentFiles
         {
             return files.create(path, capacity);
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException | InternalError ex)
         {
             try
             {
@@ -293,7 +293,7 @@ final class SegmentFiles
             files.move(temporary, path);
             files.syncDirectory(directory);
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException | InternalError ex)
         {
             file.close();
             files.delete(temporary);

@@ -405,12 +405,15 @@ public final class Shard extends ShardReads
             final int end = offset + valueLength;
             if (i >= 0 && end <= oldLength)
             {
-                e.buffer.putBytes(e.valueOffset + offset, value, valueOffset, valueLength);
                 if (changes != null)
                 {
-                    changes.set(e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength,
+                    // Logged first, from the old prefix, the new bytes and the old rest: a record the log refuses
+                    // leaves the value as it was.
+                    changes.set(e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, offset, 0,
+                        value, valueOffset, valueLength, e.buffer, e.valueOffset + end, oldLength - end,
                         e.hasExpiry() ? e.expireAt : 0);
                 }
+                e.buffer.putBytes(e.valueOffset + offset, value, valueOffset, valueLength);
                 return oldLength;
             }
             final int prefix = Math.min(oldLength, offset);

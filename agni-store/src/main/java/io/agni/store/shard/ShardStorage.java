@@ -220,6 +220,38 @@ abstract class ShardStorage extends ShardTable
     }
 
     /**
+     * Records the value of an entry written by {@link #prepareLocked}, before {@link #replaceLocked} links it: a batch
+     * appends its record before it changes any key, so that a record the log refuses changes nothing.
+     *
+     * @param location where the prepared entry is.
+     */
+    public void recordPreparedLocked(final long location, final EntryCursor e)
+    {
+        final int segmentId = Arena.segmentIdOf(location);
+        if (!e.wrap(arena.segments()[segmentId].buffer, segmentId, Arena.offsetOf(location)))
+        {
+            throw corrupt("batch entry unreadable under the write lock");
+        }
+        logWhole(e);
+    }
+
+    /**
+     * Records a key's current value with a new expiry, before {@link #overwriteLocked} changes only its expiry.
+     *
+     * @param expireAt its new expiry time, {@link LogLayout#NO_EXPIRY} for none.
+     */
+    public void recordExpiryLocked(
+        final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final long expireAt,
+        final EntryCursor e)
+    {
+        if (findAny(IndexLayout.tag(hash), key, keyOffset, keyLength, e) < 0)
+        {
+            throw corrupt("batch entry gone under the write lock");
+        }
+        changes.set(e.buffer, e.keyOffset, e.keyLength, e.buffer, e.valueOffset, e.valueLength, expireAt);
+    }
+
+    /**
      * Writes a key's new value, or with {@code value} null only its new expiry time, over its entry in place: the
      * caller checked that the value has the entry's length and that the entry has an expiry field exactly when
      * {@code hasExpiry}. Logs the key's new value.
@@ -406,12 +438,15 @@ abstract class ShardStorage extends ShardTable
             // Same key, same expiry flag and same value length, hence the same header: only the value (and the
             // expiry time) change, so the header and key bytes stay as they are. (The same padded length alone
             // would not do: values of 100 and 101 bytes pad to the same entry length.)
+            // Logged first: a record the log refuses leaves the entry as it was, so no reader sees a value that
+            // would be gone at the next open.
+            logParts(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2, length2, hasExpiry,
+                expireAt);
             if (hasExpiry)
             {
                 EntryLayout.putExpireAt(old.buffer, old.offset, expireAt);
             }
             copyValue(old.buffer, old.valueOffset, value1, offset1, length1, gap, value2, offset2, length2);
-            logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
             afterWriteInPlace();
             return;
         }
@@ -421,6 +456,8 @@ abstract class ShardStorage extends ShardTable
         {
             // Same padded length and the same header length, so the key and value start where they did: a value
             // read from this entry (APPEND, SETRANGE) is copied onto itself, never shifted over its own bytes.
+            logParts(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2, length2, hasExpiry,
+                expireAt);
             writeEntry(old.buffer, old.offset, key, keyOffset, keyLength,
                 value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
             if (old.hasExpiry() != hasExpiry)
@@ -428,7 +465,6 @@ abstract class ShardStorage extends ShardTable
                 expiring += hasExpiry ? 1 : -1;
                 arena.countVolatile(old.segmentId, hasExpiry ? 1 : -1);
             }
-            logWritten(old.buffer, old.keyOffset, keyLength, valueLength, hasExpiry, expireAt);
             afterWriteInPlace();
             return;
         }
@@ -471,9 +507,19 @@ abstract class ShardStorage extends ShardTable
             value1, offset1, length1, gap, value2, offset2, length2, hasExpiry, expireAt);
         arena.onWritten(segmentId, length);
         countVolatile(segmentId, hasExpiry, 1);
+        try
+        {
+            // Logged before it is linked: a record the log refuses leaves the key as it was.
+            logWritten(buffer, offset + EntryLayout.headerLength(keyLength, valueLength, hasExpiry), keyLength,
+                valueLength, hasExpiry, expireAt);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            countVolatile(segmentId, hasExpiry, -1);
+            arena.onAbandoned(segmentId, offset, length);
+            throw ex;
+        }
         link(slotIndex, IndexLayout.slot(tag, segmentId, offset), old, hasExpiry);
-        logWritten(buffer, offset + EntryLayout.headerLength(keyLength, valueLength, hasExpiry), keyLength,
-            valueLength, hasExpiry, expireAt);
         compactor.afterWrite(length);
     }
 
@@ -508,6 +554,32 @@ abstract class ShardStorage extends ShardTable
             else
             {
                 log.set(buffer, keyOffset, keyLength, buffer, keyOffset + keyLength, valueLength, at);
+            }
+        }
+    }
+
+    /**
+     * Logs the value a key is about to have, from the parts it will be written from ({@link #put}): as its whole
+     * value, or as its expiry time alone when only that changes ({@link #rewrite}).
+     */
+    private void logParts(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value1, final int offset1, final int length1, final int gap,
+        final DirectBuffer value2, final int offset2, final int length2,
+        final boolean hasExpiry, final long expireAt)
+    {
+        final ChangeRecorder log = changes;
+        if (log != null)
+        {
+            final long at = hasExpiry ? expireAt : LogLayout.NO_EXPIRY;
+            if (expiryOnly)
+            {
+                log.expire(key, keyOffset, keyLength, at);
+            }
+            else
+            {
+                log.set(key, keyOffset, keyLength, value1, offset1, length1, gap,
+                    value2 == null ? value1 : value2, offset2, length2, at);
             }
         }
     }

@@ -39,6 +39,7 @@ public final class FaultInjectingFileLayer implements FileLayer
     private volatile IOException nextWriteFailure;
     private volatile java.util.concurrent.CountDownLatch writeEntered;
     private volatile java.util.concurrent.CountDownLatch writeRelease;
+    private volatile boolean mappedFault;
     private volatile java.util.concurrent.CountDownLatch writableSyncEntered;
     private volatile java.util.concurrent.CountDownLatch writableSyncRelease;
     /**
@@ -186,6 +187,15 @@ public final class FaultInjectingFileLayer implements FileLayer
     public synchronized long usableSpace(final Path directory) throws IOException
     {
         return quota == Long.MAX_VALUE ? FileLayer.super.usableSpace(directory) : quota - used;
+    }
+
+    /**
+     * Makes the next copy of bytes into a mapped file's buffer fault as a write to a mapping does when the file
+     * system cannot give the page a block (SIGBUS, an {@link InternalError} in the JVM), writing nothing.
+     */
+    public void faultNextMappedWrite()
+    {
+        mappedFault = true;
     }
 
     /**
@@ -437,7 +447,21 @@ public final class FaultInjectingFileLayer implements FileLayer
         {
             this.path = path;
             this.memory = memory;
-            this.buffer = new UnsafeBuffer(memory);
+            this.buffer = new UnsafeBuffer(memory)
+            {
+                @Override
+                public void putBytes(final int index, final org.agrona.DirectBuffer src, final int offset,
+                    final int length)
+                {
+                    if (mappedFault && length > 0)
+                    {
+                        mappedFault = false;
+                        // What the JVM throws when a write to a mapping raises SIGBUS.
+                        throw new InternalError("a fault occurred in an unsafe memory access operation");
+                    }
+                    super.putBytes(index, src, offset, length);
+                }
+            };
         }
 
         @Override
