@@ -91,6 +91,7 @@ public final class LogReader
         final Evidence evidence = new Evidence();
         long expected = fromSequence;
         long replayed = 0;
+        long rewritten = 0;
         long torn = -1;
         // The segment read last, still open: the writer appends to it, or a cut needs it.
         LogSegment last = null;
@@ -159,6 +160,7 @@ public final class LogReader
                     stopShort(directory, files, segment, scan.damagedAt, expected, evidence, ids, i + 1,
                         scan.problem);
                 }
+                rewritten += rewriteUnproven(segment, Math.max(evidence.durableBelow, fromSequence));
                 if (LogLayout.headerCapacity(file.buffer()) > file.capacity())
                 {
                     // A truncated file: what it still holds is replayed, and nothing more is appended to it.
@@ -191,6 +193,12 @@ public final class LogReader
         {
             // What was replayed is on the device before anything is appended: a SYNCED record will say so.
             last.file.sync();
+        }
+        if (rewritten > 0)
+        {
+            LOG.info("Rewrote {} bytes of log records in {} that no sync had proven on the device, so that the " +
+                "sync before the first write makes them durable (a failed sync may have left their pages clean " +
+                "in the page cache and never written)", rewritten, directory);
         }
         final long next = Math.max(expected, fromSequence);
         final LogWriter writer = new LogWriter(directory, files, segmentCapacity, last, next, firstSequences);
@@ -323,6 +331,33 @@ public final class LogReader
         {
             file.close();
         }
+    }
+
+    /**
+     * Writes the records of {@code segment} from the first one at or after sequence {@code unprovenFrom} to its end
+     * again, through the file: the PostgreSQL "fsyncgate" lesson. Nothing in the log proves those records reached the
+     * device (no {@link LogLayout#SYNCED} record covers them), and after a failed sync Linux marks the pages it could
+     * not write clean while they stay in the page cache: this open would read them, its sync would succeed without
+     * writing them, and the next {@code SYNCED} record would certify records the device never had. A write dirties
+     * the pages again, so the sync that follows (before anything is appended) writes them or fails.
+     *
+     * @return the bytes rewritten.
+     */
+    private static long rewriteUnproven(final LogSegment segment, final long unprovenFrom) throws IOException
+    {
+        final UnsafeBuffer buffer = segment.buffer;
+        int offset = LogLayout.SEGMENT_HEADER_LENGTH;
+        while (offset < segment.position && LogLayout.sequence(buffer, offset) < unprovenFrom)
+        {
+            offset += (int)LogLayout.recordLength(LogLayout.payloadLength(buffer, offset));
+        }
+        if (offset >= segment.position)
+        {
+            return 0;
+        }
+        final int length = segment.position - offset;
+        segment.file.write(segment.file.memory().duplicate().limit(segment.position).position(offset), offset);
+        return length;
     }
 
     /**

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class FaultInjectingFileLayer implements FileLayer
 {
+    private static final int PAGE = 4096;
+
     private final List<Path[]> unsyncedMoves = new ArrayList<>();
     private final List<Faulty> openFiles = new ArrayList<>();
     /**
@@ -40,6 +42,12 @@ public final class FaultInjectingFileLayer implements FileLayer
     private volatile java.util.concurrent.CountDownLatch writeEntered;
     private volatile java.util.concurrent.CountDownLatch writeRelease;
     private volatile boolean mappedFault;
+    /**
+     * Linux's page cache after a failed sync ({@link #failedSyncsDropPages()}): whether that mode is on, and the
+     * cache of closed files, by path, that a later open in the same boot reads; guarded by this layer's monitor.
+     */
+    private volatile boolean dropPagesOnFailedSync;
+    private final java.util.Map<Path, Cached> pageCache = new java.util.HashMap<>();
     private volatile java.util.concurrent.CountDownLatch writableSyncEntered;
     private volatile java.util.concurrent.CountDownLatch writableSyncRelease;
     /**
@@ -60,6 +68,7 @@ public final class FaultInjectingFileLayer implements FileLayer
     public synchronized void powerLoss() throws IOException
     {
         powerLost = true;
+        pageCache.clear();
         for (int i = unsyncedMoves.size() - 1; i >= 0; i--)
         {
             final Path[] move = unsyncedMoves.get(i);
@@ -196,6 +205,26 @@ public final class FaultInjectingFileLayer implements FileLayer
     public void faultNextMappedWrite()
     {
         mappedFault = true;
+    }
+
+    /**
+     * From now on, behaves as Linux does after a failed {@code fsync} (the PostgreSQL "fsyncgate" lesson): the pages
+     * the failed sync could not write are marked clean and stay in the page cache, never written; a later sync
+     * writes only pages dirtied since (by a write through the mapping that changes them, or by any
+     * {@link MappedFile#write}), and so succeeds without them. What a closed file held stays in the page cache for a
+     * later open in the same boot (until {@link #powerLoss()}), as the kernel's does.
+     */
+    public void failedSyncsDropPages()
+    {
+        dropPagesOnFailedSync = true;
+    }
+
+    /**
+     * A closed file's pages in the page cache: its bytes, what the kernel believes is on the device (after a failed
+     * sync) and the pages dirtied by writes since.
+     */
+    private record Cached(byte[] memory, byte[] clean, java.util.BitSet written)
+    {
     }
 
     /**
@@ -357,10 +386,21 @@ public final class FaultInjectingFileLayer implements FileLayer
     public MappedFile open(final Path path) throws IOException
     {
         checkPower();
-        final byte[] bytes = Files.readAllBytes(path);
+        final Cached cached;
+        synchronized (this)
+        {
+            cached = pageCache.remove(path);
+        }
+        final byte[] bytes = cached != null ? cached.memory() : Files.readAllBytes(path);
         final ByteBuffer memory = ByteBuffer.allocateDirect(bytes.length);
         memory.put(bytes).clear();
-        return opened(new Faulty(path, memory));
+        final Faulty file = new Faulty(path, memory);
+        if (cached != null)
+        {
+            file.clean = cached.clean();
+            file.written.or(cached.written());
+        }
+        return opened(file);
     }
 
     @Override
@@ -383,6 +423,12 @@ public final class FaultInjectingFileLayer implements FileLayer
                 current[0] = to;
             }
         }
+        final Cached cached = pageCache.remove(from);
+        pageCache.remove(to);
+        if (cached != null)
+        {
+            pageCache.put(to, cached);
+        }
         giveBack(to);
         final Long bytes = sizes.remove(from);
         if (bytes != null)
@@ -403,6 +449,10 @@ public final class FaultInjectingFileLayer implements FileLayer
     {
         checkPower();
         Files.deleteIfExists(path);
+        synchronized (this)
+        {
+            pageCache.remove(path);
+        }
         giveBack(path);
     }
 
@@ -442,6 +492,12 @@ public final class FaultInjectingFileLayer implements FileLayer
         private Path path;
         private final ByteBuffer memory;
         private final UnsafeBuffer buffer;
+        /**
+         * What the kernel believes is on the device once a sync failed ({@link #failedSyncsDropPages()}), else
+         * {@code null}: a sync then writes only the pages that differ from it or were written since.
+         */
+        private byte[] clean;
+        private final java.util.BitSet written = new java.util.BitSet();
 
         Faulty(final Path path, final ByteBuffer memory)
         {
@@ -513,6 +569,13 @@ public final class FaultInjectingFileLayer implements FileLayer
             final int length = bytes.remaining();
             buffer.putBytes((int)position, bytes, bytes.position(), length);
             bytes.position(bytes.limit());
+            if (length > 0)
+            {
+                synchronized (this)
+                {
+                    written.set((int)(position / PAGE), (int)((position + length - 1) / PAGE) + 1);
+                }
+            }
         }
 
         @Override
@@ -523,21 +586,65 @@ public final class FaultInjectingFileLayer implements FileLayer
             if (failure != null)
             {
                 nextSyncFailure = null;
+                if (dropPagesOnFailedSync)
+                {
+                    synchronized (this)
+                    {
+                        // The pages it could not write are clean now, and never written.
+                        clean = image();
+                        written.clear();
+                    }
+                }
                 throw failure;
             }
             syncs.incrementAndGet();
             synchronized (FaultInjectingFileLayer.this)
             {
-                try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
+                synchronized (this)
                 {
-                    final ByteBuffer view = memory.duplicate().clear();
-                    while (view.hasRemaining())
+                    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
                     {
-                        channel.write(view, view.position());
+                        for (int from = 0; from < memory.capacity(); from += PAGE)
+                        {
+                            final int length = Math.min(PAGE, memory.capacity() - from);
+                            if (clean == null || written.get(from / PAGE) || !samePage(from, length))
+                            {
+                                final ByteBuffer view = memory.duplicate().clear().position(from)
+                                    .limit(from + length);
+                                while (view.hasRemaining())
+                                {
+                                    channel.write(view, view.position());
+                                }
+                            }
+                        }
+                        channel.force(false);
                     }
-                    channel.force(false);
+                    if (clean != null)
+                    {
+                        clean = image();
+                    }
+                    written.clear();
                 }
             }
+        }
+
+        private byte[] image()
+        {
+            final byte[] bytes = new byte[memory.capacity()];
+            memory.duplicate().clear().get(bytes);
+            return bytes;
+        }
+
+        private boolean samePage(final int from, final int length)
+        {
+            for (int i = 0; i < length; i++)
+            {
+                if (memory.get(from + i) != clean[from + i])
+                {
+                    return false;
+                }
+            }
+            return true;
         }
 
         void writeBackSome(final java.util.Random random, final double writeback) throws IOException
@@ -573,6 +680,13 @@ public final class FaultInjectingFileLayer implements FileLayer
             synchronized (FaultInjectingFileLayer.this)
             {
                 openFiles.remove(this);
+                if (dropPagesOnFailedSync && !powerLost)
+                {
+                    synchronized (this)
+                    {
+                        pageCache.put(path, new Cached(image(), clean, (java.util.BitSet)written.clone()));
+                    }
+                }
             }
             buffer.wrap(new byte[0]);
             BufferUtil.free(memory);
