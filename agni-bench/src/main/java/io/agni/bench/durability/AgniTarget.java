@@ -14,13 +14,18 @@ import java.util.Locale;
  */
 final class AgniTarget implements DurableTarget
 {
+    /**
+     * The memory budget {@link DurableFill} gives the store: enough for its 200,000-key sets.
+     */
+    static final long DEFAULT_MAX_MEMORY = 1L << 30;
+
     private final OffHeapStore store;
     private final ThreadLocal<List<byte[]>> keyLists = ThreadLocal.withInitial(ArrayList::new);
     private final ThreadLocal<List<byte[]>> valueLists = ThreadLocal.withInitial(ArrayList::new);
 
-    AgniTarget(final Path directory, final Preset preset)
+    AgniTarget(final Path directory, final Preset preset, final long maxMemory)
     {
-        this.store = OffHeapStore.builder().shards(OffHeapStoreBuilder.defaultShards()).maxMemory(1L << 30)
+        this.store = OffHeapStore.builder().shards(OffHeapStoreBuilder.defaultShards()).maxMemory(maxMemory)
             .directory(directory).durability(Durability.valueOf(preset.name().toUpperCase(Locale.ROOT))).build();
     }
 
@@ -46,10 +51,26 @@ final class AgniTarget implements DurableTarget
     }
 
     @Override
+    public byte[] get(final byte[] key)
+    {
+        return store.get(key);
+    }
+
+    @Override
     public void settle()
     {
         // DURABLE: one sync of the log; PARANOID: nothing left to sync; FAST: a snapshot.
         store.sync();
+    }
+
+    /**
+     * Closes the store, which writes a last snapshot, syncs it and the directory: with that on the device, nothing
+     * in the log is needed any more, so the log's sync that {@link #settle()} would add first is left out.
+     */
+    @Override
+    public void settleAndClose()
+    {
+        store.close();
     }
 
     @Override

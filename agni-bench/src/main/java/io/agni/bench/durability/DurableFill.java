@@ -63,11 +63,24 @@ public final class DurableFill
 
         DurableTarget open(final Path directory) throws Exception
         {
+            return open(directory, AgniTarget.DEFAULT_MAX_MEMORY);
+        }
+
+        /**
+         * Opens the store on a directory, a fresh one or one it wrote before.
+         *
+         * @param directory     the store's directory.
+         * @param agniMaxMemory agni's memory budget in bytes; the other stores ignore it.
+         * @return the open store.
+         * @throws Exception when the store cannot be opened.
+         */
+        DurableTarget open(final Path directory, final long agniMaxMemory) throws Exception
+        {
             return switch (name)
             {
                 case "rocksdb" -> new RocksDbTarget(directory, preset);
                 case "mvstore" -> new MvStoreTarget(directory, preset);
-                case "agni" -> new AgniTarget(directory, preset);
+                case "agni" -> new AgniTarget(directory, preset, agniMaxMemory);
                 default -> throw new IllegalArgumentException("unknown store " + name);
             };
         }

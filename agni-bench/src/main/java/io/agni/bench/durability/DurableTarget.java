@@ -33,6 +33,27 @@ interface DurableTarget extends AutoCloseable
     void settle() throws Exception;
 
     /**
+     * Reads one key.
+     *
+     * @param key the key.
+     * @return its value, or null if the store does not have it.
+     * @throws Exception when the store fails.
+     */
+    byte[] get(byte[] key) throws Exception;
+
+    /**
+     * Makes everything acknowledged safe on the device and closes the store, the way a job that has finished its
+     * writes ends: by default {@link #settle()}, then {@link #close()}.
+     *
+     * @throws Exception when the store fails.
+     */
+    default void settleAndClose() throws Exception
+    {
+        settle();
+        close();
+    }
+
+    /**
      * Whether several threads may call {@link #put} at once.
      *
      * @return whether the target is thread-safe for writes.

@@ -42,6 +42,12 @@ final class MvStoreTarget implements DurableTarget
     }
 
     @Override
+    public byte[] get(final byte[] key)
+    {
+        return map.get(key);
+    }
+
+    @Override
     public synchronized void settle()
     {
         store.commit();

@@ -25,6 +25,17 @@ final class RocksDbTarget implements DurableTarget
     private final RocksDB db;
     private final Preset preset;
 
+    /**
+     * Loads RocksDB's native library, which the first use extracts to a temporary file (about 50 MB written), so
+     * that a measurement can start after it.
+     *
+     * @return RocksDB's version, e.g. {@code 10.10.1}.
+     */
+    static String load()
+    {
+        return RocksDB.rocksdbVersion().toString();
+    }
+
     RocksDbTarget(final Path directory, final Preset preset) throws RocksDBException
     {
         this.preset = preset;
@@ -53,6 +64,12 @@ final class RocksDbTarget implements DurableTarget
             }
             db.write(writeOptions, batch);
         }
+    }
+
+    @Override
+    public byte[] get(final byte[] key) throws RocksDBException
+    {
+        return db.get(key);
     }
 
     @Override
