@@ -24,7 +24,8 @@ import java.util.concurrent.Future;
  * everything acknowledged was on the device as well). Stores, batch sizes and rounds are interleaved (round 1 of
  * every store and batch size, then round 2, ...), so that a noisy machine slows them alike; the summary gives
  * medians and each store's ratio to the first. Warm-up rounds (same shape, not counted) come first, so the JIT has
- * compiled every store's write path before a counted round.
+ * compiled every store's write path before a counted round. {@link FillOnce} runs the same fill cold, one JVM per
+ * run, as a user's ingest job starts.
  *
  * <h2>Usage</h2>
  * <pre>
