@@ -19,14 +19,18 @@ import java.util.stream.Stream;
  *     a waited-for memtable flush, then {@code close()});</li>
  *     <li>{@code write_bytes}, {@code cancelled_write_bytes}: the growth of {@code /proc/self/io}'s counters from
  *     just before the store was opened to just after it was closed ({@link ProcessIo}), and both divided by the user
- *     data, {@code keys * (20 + 400)} bytes.</li>
+ *     data, {@code keys * (20 + 400)} bytes;</li>
+ *     <li>{@code device_bytes} (with {@code --device=NAME}): what the block device wrote over the same span, each
+ *     end after a {@code sync} of the whole machine ({@link DeviceWrites}), and divided by the user data; -1
+ *     without.</li>
  * </ul>
  * The directory is left in place for {@link ReopenOnce}; the caller deletes it.
  *
  * <h2>Usage</h2>
  * <pre>
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Xmx3g -XX:MaxDirectMemorySize=3g \
- *     -cp benchmarks.jar io.agni.bench.durability.FillOnce --target=agni:durable --keys=200000 --batch=1 --dir=DIR
+ *     -cp benchmarks.jar io.agni.bench.durability.FillOnce --target=agni:durable --keys=200000 --batch=1 --dir=DIR \
+ *     [--device=vda]
  * </pre>
  * The directory must not exist or be empty, and must be on the disk being measured (not a tmpfs).
  */
@@ -39,7 +43,7 @@ public final class FillOnce
     /**
      * Runs one fill and prints its line.
      *
-     * @param args {@code --target=STORE:PRESET --keys=N --batch=N --dir=DIR}.
+     * @param args {@code --target=STORE:PRESET --keys=N --batch=N --dir=DIR [--device=NAME]}.
      * @throws Exception when the store fails or the directory is not empty.
      */
     public static void main(final String[] args) throws Exception
@@ -66,6 +70,7 @@ public final class FillOnce
         // The generation's garbage is the harness's, not the store's: collect it before the clock starts.
         System.gc();
 
+        final long deviceBefore = DeviceWrites.syncAndRead(options.device());
         final ProcessIo before = ProcessIo.read();
         final long opening = System.nanoTime();
         final DurableTarget store = options.target().open(options.directory(), options.agniMaxMemory());
@@ -84,17 +89,20 @@ public final class FillOnce
         store.settleAndClose();
         final long settled = System.nanoTime();
         final ProcessIo io = ProcessIo.read().since(before);
+        final long deviceAfter = DeviceWrites.syncAndRead(options.device());
+        final long deviceBytes = deviceBefore < 0 || deviceAfter < 0 ? -1 : deviceAfter - deviceBefore;
 
         final long userBytes = FillData.userBytes(keys);
         System.out.printf(Locale.ROOT, "fill target=%s keys=%d batch=%d open_ms=%.1f ack_ms=%.1f settled_ms=%.1f " +
             "acknowledged=%.0f settled=%.0f user_bytes=%d write_bytes=%d cancelled_write_bytes=%d " +
-            "write_per_user=%.3f net_write_per_user=%.3f dir_bytes=%d version=%s%n",
+            "write_per_user=%.3f net_write_per_user=%.3f device_bytes=%d device_per_user=%.3f dir_bytes=%d " +
+            "version=%s%n",
             options.target(), keys, options.batch(), (start - opening) / 1e6, (acknowledged - start) / 1e6,
             (settled - start) / 1e6, keys * 1e9 / (acknowledged - start), keys * 1e9 / (settled - start), userBytes,
             io.writeBytes(), io.cancelledWriteBytes(), perUser(io.writeBytes(), userBytes),
             perUser(io.writeBytes() < 0 || io.cancelledWriteBytes() < 0 ? -1 :
                 io.writeBytes() - io.cancelledWriteBytes(), userBytes),
-            bytesOf(options.directory()), version);
+            deviceBytes, perUser(deviceBytes, userBytes), bytesOf(options.directory()), version);
     }
 
     private static void write(final DurableTarget store, final byte[][] keys, final byte[][] values, final int batch)

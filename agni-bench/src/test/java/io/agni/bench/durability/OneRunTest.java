@@ -72,10 +72,10 @@ class OneRunTest
     }
 
     @Test
-    void onlyAFillTakesABatch()
+    void onlyAFillTakesABatchOrADevice()
     {
-        final String[] fill = {"--target=rocksdb:fast", "--keys=10", "--batch=5", "--dir=d"};
-        assertEquals(5, OneRunOptions.parse(fill, true).batch());
+        final String[] fill = {"--target=rocksdb:fast", "--keys=10", "--batch=5", "--dir=d", "--device=vda"};
+        assertEquals("vda", OneRunOptions.parse(fill, true).device());
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> OneRunOptions.parse(fill, false));
         assertEquals("unknown option --batch=5", ex.getMessage());
