@@ -181,9 +181,10 @@ final class Checkpoints implements Checkpointing, SnapshotSource
     }
 
     /**
-     * Writes a snapshot of the store now and drops the log it makes unnecessary (docs/durability.md). Writers go on
-     * while it is taken; with {@link Durability#FAST}, each shard's writers wait while it is copied. Checkpoints also
-     * run by themselves once the log has grown to the size of the last snapshot, and at close.
+     * Writes a snapshot of the store now and drops the log it makes unnecessary (docs/durability.md). Each shard's
+     * writers wait while that shard is copied; with {@link Durability#FAST}, which has no log to repair a snapshot
+     * taken while writers run, every writer waits for the whole snapshot. Checkpoints also run by themselves once
+     * the log has grown to the size of the last snapshot, and at close.
      *
      * @throws IllegalStateException inside an exclusive section.
      * @throws io.agni.api.AgniException if the snapshot cannot be written; the previous one and the log stay.

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * still has a log (it was {@code DURABLE} before) replays it, writes a snapshot and drops the log.
  *
  * <h2>Checkpoints</h2>
- * A checkpoint notes the log's next sequence S, writes every entry to a new snapshot (writers go on; a later record
+ * A checkpoint notes the log's next sequence S, writes every entry to a new snapshot (writers of other shards go on,
+ * and a shard's writers wait only while it is copied, except with {@link Durability#FAST}; a later record
  * repairs an entry the snapshot caught mid-change, since replay from S applies whole values and absolute times),
  * publishes it, then deletes the older snapshot and the log segments whose records all precede S. So the directory
  * holds one snapshot, the log since it, and during a checkpoint the next snapshot: at most about three times the
@@ -345,8 +346,8 @@ public final class Persistence implements AutoCloseable
 
     /**
      * Writes a snapshot of {@code state}, publishes it, and deletes what it makes unnecessary. One checkpoint runs
-     * at a time; writers go on meanwhile (with {@link Durability#FAST}, each shard's writers wait while it is
-     * copied).
+     * at a time; each shard's writers wait while that shard is copied (with {@link Durability#FAST}, every writer
+     * waits for the whole snapshot).
      *
      * @param state the store.
      * @throws IOException when the snapshot cannot be written; the previous one stays.
