@@ -20,15 +20,18 @@ public interface FileLayer
     }
 
     /**
-     * Creates a file of {@code capacity} zero bytes (written, not sparse, so that a full disk shows here and not
-     * as a fault on a later write to the mapping), syncs it, and maps it.
+     * Creates a file of {@code capacity} bytes of which the first {@code allocated} are written as zeros and the rest
+     * is a hole, syncs it (its length included), and maps the whole of it. The mapping must not be written past what
+     * is allocated ({@link MappedFile#allocate}): a write to a hole needs a block, and a full disk would then fault
+     * in the middle of the copy rather than fail a call.
      *
-     * @param path     a path that does not exist.
-     * @param capacity the file's length.
+     * @param path      a path that does not exist.
+     * @param capacity  the file's length.
+     * @param allocated the bytes written at its start, at most {@code capacity}.
      * @return the mapped file.
-     * @throws IOException when the file exists or cannot be written in full (a full disk among others).
+     * @throws IOException when the file exists or cannot be written (a full disk among others).
      */
-    MappedFile create(Path path, long capacity) throws IOException;
+    MappedFile create(Path path, long capacity, long allocated) throws IOException;
 
     /**
      * Creates an empty file to be written from start to end.

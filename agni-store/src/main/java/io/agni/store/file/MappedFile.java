@@ -44,6 +44,17 @@ public interface MappedFile extends AutoCloseable
     void write(ByteBuffer bytes, long position) throws IOException;
 
     /**
+     * Writes zeros through the file over {@code [from, to)}, so that the file system gives those pages blocks now: a
+     * full disk shows here, as an {@link IOException}, rather than as a fault in a later write to the mapping. Not
+     * synced; written in pages of 4 KiB, so that a later sync of a few bytes writes a page, not a large folio.
+     *
+     * @param from the first byte.
+     * @param to   the byte after the last, at most {@link #capacity()}.
+     * @throws IOException when the write fails.
+     */
+    void allocate(long from, long to) throws IOException;
+
+    /**
      * Makes every byte written so far durable ({@code fdatasync}).
      *
      * @throws IOException when the device reports a failure; the written bytes may then be lost.

@@ -20,26 +20,40 @@ final class MappedFileLayer implements FileLayer
 {
     static final MappedFileLayer INSTANCE = new MappedFileLayer();
 
-    private static final int ZERO_CHUNK = 1 << 20;
+    private static final int PAGE = 4096;
 
     private MappedFileLayer()
     {
     }
 
     @Override
-    public MappedFile create(final Path path, final long capacity) throws IOException
+    public MappedFile create(final Path path, final long capacity, final long allocated) throws IOException
     {
         if (capacity <= 0 || capacity > Integer.MAX_VALUE)
         {
             throw new IllegalArgumentException("a mapped file holds 1 byte to 2 GiB: " + capacity);
         }
+        if (allocated < 0 || allocated > capacity)
+        {
+            throw new IllegalArgumentException("allocated must be 0 to " + capacity + ": " + allocated);
+        }
         final FileChannel channel = FileChannel.open(
             path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try
         {
-            writeZeros(channel, capacity);
-            channel.force(true);
-            return map(channel);
+            writeZeros(channel, 0, allocated);
+            // Mapping past the end sets the file's length, with a hole after what was written.
+            final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
+            try
+            {
+                channel.force(true);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                IoUtil.unmap(mapping);
+                throw ex;
+            }
+            return new Mapped(channel, mapping);
         }
         catch (final IOException | RuntimeException | Error ex)
         {
@@ -128,13 +142,26 @@ final class MappedFileLayer implements FileLayer
 
     static void writeZeros(final FileChannel channel, final long length) throws IOException
     {
-        final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(ZERO_CHUNK, length));
+        writeZeros(channel, 0, length);
+    }
+
+    /**
+     * Writes zeros over {@code [from, to)} in pages of 4 KiB: a file written in larger pieces gets large page-cache
+     * folios on Linux, and a sync of a few bytes in one then writes (and counts) the whole folio.
+     */
+    static void writeZeros(final FileChannel channel, final long from, final long to) throws IOException
+    {
+        if (to <= from)
+        {
+            return;
+        }
+        final ByteBuffer zeros = ByteBuffer.allocateDirect((int)Math.min(PAGE, to - from));
         try
         {
-            long written = 0;
-            while (written < length)
+            long written = from;
+            while (written < to)
             {
-                zeros.clear().limit((int)Math.min(zeros.capacity(), length - written));
+                zeros.clear().limit((int)Math.min(zeros.capacity(), to - written));
                 while (zeros.hasRemaining())
                 {
                     written += channel.write(zeros, written);
@@ -204,6 +231,12 @@ final class MappedFileLayer implements FileLayer
             {
                 at += channel.write(bytes, at);
             }
+        }
+
+        @Override
+        public void allocate(final long from, final long to) throws IOException
+        {
+            writeZeros(channel, from, Math.min(to, capacity()));
         }
 
         @Override

@@ -148,7 +148,8 @@ public final class LogReader
                     last.file.sync();
                     last.file.close();
                 }
-                final LogSegment segment = new LogSegment(id, first, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
+                final LogSegment segment =
+                    new LogSegment(id, first, path, file, LogLayout.SEGMENT_HEADER_LENGTH, 0);
                 last = segment;
                 firstSequences.put(id, first);
                 final Scan scan = scan(segment, fromSequence, handler, evidence);
@@ -161,6 +162,8 @@ public final class LogReader
                         scan.problem);
                 }
                 rewritten += rewriteUnproven(segment, Math.max(evidence.durableBelow, fromSequence));
+                // Where its records end, pages have blocks; past that the writer gives them blocks before it writes.
+                segment.allocated = segment.position;
                 if (LogLayout.headerCapacity(file.buffer()) > file.capacity())
                 {
                     // A truncated file: what it still holds is replayed, and nothing more is appended to it.
@@ -266,7 +269,7 @@ public final class LogReader
             }
             files.syncDirectory(directory);
         }
-        segment.buffer.setMemory(offset, segment.capacity() - offset, (byte)0);
+        zeroFrom(segment, offset);
         segment.file.sync();
         segment.position = offset;
     }
@@ -331,6 +334,39 @@ public final class LogReader
         {
             file.close();
         }
+    }
+
+    /**
+     * Zeroes {@code segment} from {@code offset} to its end, through the file and only the pages that hold anything
+     * (a segment is a hole past what was written, and a write to a hole through the mapping would need a block).
+     */
+    private static void zeroFrom(final LogSegment segment, final int offset) throws IOException
+    {
+        final UnsafeBuffer buffer = segment.buffer;
+        final int capacity = segment.capacity();
+        final int page = 4096;
+        int from = offset;
+        while (from < capacity)
+        {
+            final int to = Math.min(capacity, (from / page + 1) * page);
+            if (!allZero(buffer, from, to))
+            {
+                segment.file.write(java.nio.ByteBuffer.allocate(to - from), from);
+            }
+            from = to;
+        }
+    }
+
+    private static boolean allZero(final UnsafeBuffer buffer, final int from, final int to)
+    {
+        for (int p = from; p < to; p++)
+        {
+            if (buffer.getByte(p) != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

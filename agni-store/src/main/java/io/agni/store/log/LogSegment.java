@@ -18,9 +18,18 @@ final class LogSegment
     final UnsafeBuffer buffer;
     final Crc crc;
     int position;
+    /**
+     * The bytes from the start that have blocks on the device (written, as zeros if nothing else): the mapping is
+     * written only below it ({@link MappedFile#allocate}). Guarded by the log's append lock once the segment is
+     * being written.
+     */
+    long allocated;
 
-    LogSegment(final long id, final long firstSequence, final Path path, final MappedFile file, final int position)
+    LogSegment(
+        final long id, final long firstSequence, final Path path, final MappedFile file, final int position,
+        final long allocated)
     {
+        this.allocated = allocated;
         this.id = id;
         this.firstSequence = firstSequence;
         this.path = path;

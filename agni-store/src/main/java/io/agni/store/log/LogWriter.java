@@ -41,6 +41,14 @@ public final class LogWriter implements AutoCloseable
      */
     private static final long SYNC_SPIN_NANOS = 2_000_000;
 
+    /**
+     * How far ahead of its records the writer gives a segment's pages their blocks ({@link #allocate}): a few
+     * dozen writes of a page each, once per this many bytes of records.
+     */
+    static final int ALLOCATION_STEP = 256 * 1024;
+
+    private static final int PAGE = 4096;
+
     private final Path directory;
     private final FileLayer files;
     private final int segmentCapacity;
@@ -786,6 +794,7 @@ public final class LogWriter implements AutoCloseable
         {
             // Staged records first: their end marker would otherwise land on this record later.
             flushStaged();
+            allocate(segment, fileOffset + length);
             offset = fileOffset;
             targetStaged = false;
             target = segment.buffer;
@@ -797,6 +806,35 @@ public final class LogWriter implements AutoCloseable
         }
         LogLayout.writeRecordHeader(target, offset, (int)payloadLength, type, nextSequence);
         return offset;
+    }
+
+    /**
+     * Gives the pages of {@code segment} up to {@code end} their blocks before the mapping is written there
+     * ({@link LogSegment#allocated}), {@link #ALLOCATION_STEP} at a time, from where its records end: a write to a
+     * hole of a full disk would fault in the middle of the copy, where a write through the file fails the log
+     * cleanly.
+     *
+     * @throws StoreReadOnlyException when the pages cannot be written.
+     */
+    private void allocate(final LogSegment segment, final long end)
+    {
+        if (end <= segment.allocated)
+        {
+            return;
+        }
+        final long from = Math.max(segment.allocated, segment.position);
+        final long to = Math.min(segment.capacity(),
+            (Math.max(end, from + ALLOCATION_STEP) + PAGE - 1) / PAGE * PAGE);
+        try
+        {
+            segment.file.allocate(from, to);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw fail("writing to " + segment.path + " failed" +
+                (DiskSpace.isFull(ex, directory, to - from, files::usableSpace) ? ": the disk is full" : ""), ex);
+        }
+        segment.allocated = to;
     }
 
     /**

@@ -10,18 +10,25 @@ import java.util.ArrayDeque;
 import java.util.Collection;
 
 /**
- * The segment files a log is not writing to: the next segment made ahead of need (zeros written and synced), the
- * segments a checkpoint freed and kept for reuse (old records and all: replay tells them from new ones by their
- * lower sequences), and the making of a new segment from one of these or from scratch. Guarded by this object's
- * monitor, held only for the hand-over, never while a file is made.
+ * The segment files a log is not writing to: the next segment made ahead of need (its first pages written and
+ * synced), the segments a checkpoint freed and kept for reuse (old records and all: replay tells them from new ones
+ * by their lower sequences), and the making of a new segment from one of these or from scratch. Guarded by this
+ * object's monitor, held only for the hand-over, never while a file is made.
  */
 final class SegmentFiles
 {
     /**
-     * Freed segments kept for reuse: a reused segment needs no zeros written and synced, which at high write rates
-     * is most of what the device does for the log.
+     * Freed segments kept for reuse: every page of a reused segment has its block already, so the writer writes no
+     * zeros ahead of its records.
      */
     static final int MAX_RECYCLED = 2;
+
+    /**
+     * The bytes of a new segment written (as zeros) when it is made: its header and the first records. The rest is
+     * a hole that the writer fills ahead of its appends ({@link LogWriter}), so that making a segment writes and syncs
+     * a page rather than the whole segment, and the device is not written twice (zeros, then records).
+     */
+    static final int FIRST_ALLOCATION = 256 * 1024;
 
     private final Path directory;
     private final FileLayer files;
@@ -44,7 +51,7 @@ final class SegmentFiles
 
     /**
      * Makes the next segment's file and publishes it under the segment's name with a header: a reused segment if
-     * one is kept, else the spare, else a new one (zeros written and synced now).
+     * one is kept, else the spare, else a new one (its first pages written and synced now).
      *
      * @param id            the segment's id.
      * @param firstSequence the sequence of its first record.
@@ -69,7 +76,9 @@ final class SegmentFiles
         }
         if (reused != null && reused.file.capacity() >= capacity)
         {
-            return publishSegment(directory, files, reused.file, reused.path, id, firstSequence);
+            // Written in full in its last life: every page has its block.
+            return publishSegment(directory, files, reused.file, reused.path, id, firstSequence,
+                reused.file.capacity());
         }
         if (reused != null)
         {
@@ -81,7 +90,7 @@ final class SegmentFiles
             try
             {
                 return publishSegment(directory, files, ready, directory.resolve(LogReader.SPARE_NAME), id,
-                    firstSequence);
+                    firstSequence, Math.min(ready.capacity(), FIRST_ALLOCATION));
             }
             finally
             {
@@ -241,8 +250,8 @@ final class SegmentFiles
     }
 
     /**
-     * Creates a segment under a temporary name, zero-filled and synced with its header, then renames it and syncs
-     * the directory, so a segment file under its final name always has a whole header.
+     * Creates a segment under a temporary name, its first pages written and synced with its header, then renames it
+     * and syncs the directory, so a segment file under its final name always has a whole header.
      */
     static LogSegment createSegment(
         final Path directory, final FileLayer files, final long id, final long firstSequence, final long capacity)
@@ -250,7 +259,8 @@ final class SegmentFiles
     {
         final Path temporary = directory.resolve(LogLayout.segmentFileName(id) + LogReader.TEMPORARY_SUFFIX);
         files.delete(temporary);
-        return publishSegment(directory, files, create(files, temporary, capacity), temporary, id, firstSequence);
+        return publishSegment(directory, files, create(files, temporary, capacity), temporary, id, firstSequence,
+            Math.min(capacity, FIRST_ALLOCATION));
     }
 
     /**
@@ -261,7 +271,7 @@ final class SegmentFiles
     {
         try
         {
-            return files.create(path, capacity);
+            return files.create(path, capacity, Math.min(capacity, FIRST_ALLOCATION));
         }
         catch (final IOException | RuntimeException | InternalError ex)
         {
@@ -283,7 +293,7 @@ final class SegmentFiles
      */
     private static LogSegment publishSegment(
         final Path directory, final FileLayer files, final MappedFile file, final Path temporary, final long id,
-        final long firstSequence) throws IOException
+        final long firstSequence, final long allocated) throws IOException
     {
         final Path path = directory.resolve(LogLayout.segmentFileName(id));
         try
@@ -299,7 +309,7 @@ final class SegmentFiles
             files.delete(temporary);
             throw ex;
         }
-        return new LogSegment(id, firstSequence, path, file, LogLayout.SEGMENT_HEADER_LENGTH);
+        return new LogSegment(id, firstSequence, path, file, LogLayout.SEGMENT_HEADER_LENGTH, allocated);
     }
 
     /**

@@ -259,7 +259,7 @@ public final class FaultInjectingFileLayer implements FileLayer
     }
 
     @Override
-    public MappedFile create(final Path path, final long capacity) throws IOException
+    public MappedFile create(final Path path, final long capacity, final long allocated) throws IOException
     {
         checkPower();
         final IOException failure = nextCreateFailure;
@@ -278,7 +278,7 @@ public final class FaultInjectingFileLayer implements FileLayer
         {
             room = quota - used;
         }
-        if (room < capacity)
+        if (room < allocated)
         {
             // As a file system does: the file is made and written until the disk is full.
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
@@ -289,13 +289,20 @@ public final class FaultInjectingFileLayer implements FileLayer
             take(path, Math.max(0, room));
             throw new IOException("No space left on device");
         }
-        take(path, capacity);
+        take(path, allocated);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))
         {
-            MappedFileLayer.writeZeros(channel, capacity);
+            MappedFileLayer.writeZeros(channel, allocated);
             channel.force(true);
         }
-        return opened(new Faulty(path, ByteBuffer.allocateDirect((int)capacity)));
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(path.toFile(), "rw"))
+        {
+            // The rest a hole, as the system's layer leaves it.
+            file.setLength(capacity);
+        }
+        final Faulty file = new Faulty(path, ByteBuffer.allocateDirect((int)capacity));
+        file.allocatedTo = allocated;
+        return opened(file);
     }
 
     @Override
@@ -498,6 +505,11 @@ public final class FaultInjectingFileLayer implements FileLayer
          */
         private byte[] clean;
         private final java.util.BitSet written = new java.util.BitSet();
+        /**
+         * The bytes from the start with blocks on the device: a write through the mapping past it is a write to a
+         * hole, which on a full disk would fault, and which the log must never make.
+         */
+        private volatile long allocatedTo = Long.MAX_VALUE;
 
         Faulty(final Path path, final ByteBuffer memory)
         {
@@ -515,9 +527,59 @@ public final class FaultInjectingFileLayer implements FileLayer
                         // What the JVM throws when a write to a mapping raises SIGBUS.
                         throw new InternalError("a fault occurred in an unsafe memory access operation");
                     }
+                    checkAllocated(index, length);
                     super.putBytes(index, src, offset, length);
                 }
+
+                @Override
+                public void setMemory(final int index, final int length, final byte value)
+                {
+                    checkAllocated(index, length);
+                    super.setMemory(index, length, value);
+                }
             };
+        }
+
+        private void checkAllocated(final int index, final int length)
+        {
+            if (length > 0 && index + (long)length > allocatedTo)
+            {
+                throw new AssertionError("a write through the mapping of " + path + " to " + (index + length) +
+                    " past its allocated " + allocatedTo + " bytes: a hole, which a full disk would fault on");
+            }
+        }
+
+        @Override
+        public void allocate(final long from, final long to) throws IOException
+        {
+            checkPower();
+            final long end = Math.min(to, memory.capacity());
+            final long need = Math.max(0, end - Math.max(from, Math.min(allocatedTo, memory.capacity())));
+            final long room;
+            synchronized (FaultInjectingFileLayer.this)
+            {
+                room = quota - used;
+            }
+            if (room < need)
+            {
+                throw new IOException("No space left on device");
+            }
+            take(path, need);
+            for (long p = from; p < end; p++)
+            {
+                memory.put((int)p, (byte)0);
+            }
+            synchronized (this)
+            {
+                if (end > from)
+                {
+                    written.set((int)(from / PAGE), (int)((end - 1) / PAGE) + 1);
+                }
+            }
+            if (allocatedTo != Long.MAX_VALUE)
+            {
+                allocatedTo = Math.max(allocatedTo, end);
+            }
         }
 
         @Override
@@ -569,6 +631,11 @@ public final class FaultInjectingFileLayer implements FileLayer
             final int length = bytes.remaining();
             buffer.putBytes((int)position, bytes, bytes.position(), length);
             bytes.position(bytes.limit());
+            if (allocatedTo != Long.MAX_VALUE && position <= allocatedTo)
+            {
+                // A write through the file gives the pages it writes their blocks.
+                allocatedTo = Math.max(allocatedTo, position + length);
+            }
             if (length > 0)
             {
                 synchronized (this)

@@ -21,9 +21,9 @@ public class ForwardingFileLayer implements FileLayer
     }
 
     @Override
-    public MappedFile create(final Path path, final long capacity) throws IOException
+    public MappedFile create(final Path path, final long capacity, final long allocated) throws IOException
     {
-        return files.create(path, capacity);
+        return files.create(path, capacity, allocated);
     }
 
     @Override

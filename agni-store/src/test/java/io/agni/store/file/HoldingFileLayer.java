@@ -66,10 +66,10 @@ public final class HoldingFileLayer extends ForwardingFileLayer
     }
 
     @Override
-    public MappedFile create(final Path path, final long capacity) throws IOException
+    public MappedFile create(final Path path, final long capacity, final long allocated) throws IOException
     {
         holdUpIfChosen(Call.CREATE, path);
-        return super.create(path, capacity);
+        return super.create(path, capacity, allocated);
     }
 
     @Override

@@ -198,10 +198,10 @@ class LogRecyclingTest
         }
 
         @Override
-        public MappedFile create(final Path path, final long capacity) throws IOException
+        public MappedFile create(final Path path, final long capacity, final long allocated) throws IOException
         {
             creates.incrementAndGet();
-            return super.create(path, capacity);
+            return super.create(path, capacity, allocated);
         }
     }
 }
