@@ -6,10 +6,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Kills a writing child JVM with SIGKILL at random moments and checks what it left: with {@code DURABLE} and
@@ -76,46 +71,9 @@ class CrashRecoveryTest
     private static int[] runAndKill(
         final Path directory, final Durability durability, final long seed, final int acks) throws Exception
     {
-        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final Process child = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:MaxDirectMemorySize=256m",
-            "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-            CrashWriter.class.getName(), directory.toString(), durability.name(), Long.toString(seed),
-            Integer.toString(THREADS))).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        final ByteArrayOutputStream output = new ByteArrayOutputStream();
-        final InputStream in = child.getInputStream();
-        try
-        {
-            final long deadline = System.nanoTime() + DEADLINE_NANOS;
-            int lines = 0;
-            final byte[] chunk = new byte[8192];
-            while (lines < acks + 1)
-            {
-                if (System.nanoTime() > deadline)
-                {
-                    fail("the child acknowledged " + (lines - 1) + " operations in " + DEADLINE_NANOS / 1e9 + " s");
-                }
-                final int n = in.read(chunk);
-                if (n < 0)
-                {
-                    fail("the child exited with " + child.waitFor() + " after " + (lines - 1) + " operations");
-                }
-                output.write(chunk, 0, n);
-                for (int i = 0; i < n; i++)
-                {
-                    lines += chunk[i] == '\n' ? 1 : 0;
-                }
-            }
-        }
-        finally
-        {
-            // SIGKILL through the process handle: Process.destroyForcibly would also close our end of its output,
-            // losing the acknowledgements written just before the kill.
-            child.toHandle().destroyForcibly();
-        }
-        // Everything the child wrote before it died, up to the end of the pipe.
-        output.write(in.readAllBytes());
-        assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
-        return lastAcked(output.toString(StandardCharsets.UTF_8));
+        // One line more than the acks: the child's "open".
+        return lastAcked(KilledChild.runAndKill(CrashWriter.class, List.of(directory.toString(), durability.name(),
+            Long.toString(seed), Integer.toString(THREADS)), acks + 1, DEADLINE_NANOS));
     }
 
     /**
