@@ -133,9 +133,10 @@ final class SegmentFiles
     }
 
     /**
-     * Removes segments the log no longer needs, then syncs the directory: each is kept for reuse while fewer than
+     * Removes segments the log no longer needs: each is renamed to be kept for reuse while fewer than
      * {@link #MAX_RECYCLED} are (when {@code reuse}; they must be synced), renamed to wait for the next open (the
-     * one {@code keep} names), or deleted.
+     * one {@code keep} names), or deleted. The renames are made durable (a directory sync) before a kept one is
+     * handed to a writer and before anything is deleted; the directory is synced again after the deletes.
      *
      * @param ids   the segments' ids.
      * @param reuse whether they may be kept for reuse now.
@@ -144,6 +145,9 @@ final class SegmentFiles
      */
     void drop(final Collection<Long> ids, final boolean reuse, final Long keep) throws IOException
     {
+        final java.util.List<Path> reused = new java.util.ArrayList<>();
+        final java.util.List<Path> deleted = new java.util.ArrayList<>();
+        int room = reuse ? recycledRoom() : 0;
         for (final Long id : ids)
         {
             final Path path = directory.resolve(LogLayout.segmentFileName(id));
@@ -151,16 +155,42 @@ final class SegmentFiles
             {
                 files.move(path, directory.resolve(LogLayout.recycledFileName(id)));
             }
-            else if (reuse && wantsRecycled())
+            else if (room > 0)
             {
-                recycle(path, directory.resolve(LogLayout.recycledFileName(id)));
+                room--;
+                final Path recycled = directory.resolve(LogLayout.recycledFileName(id));
+                files.move(path, recycled);
+                reused.add(recycled);
             }
             else
             {
-                files.delete(path);
+                deleted.add(path);
             }
         }
+        // The renames are durable before a writer reuses a file (a header it wrote could otherwise come back under
+        // the old name after a power loss) and before any segment is deleted (a kept delete with lost renames would
+        // leave a hole among the segments).
         files.syncDirectory(directory);
+        for (final Path path : reused)
+        {
+            reuse(path);
+        }
+        for (final Path path : deleted)
+        {
+            files.delete(path);
+        }
+        if (!deleted.isEmpty())
+        {
+            files.syncDirectory(directory);
+        }
+    }
+
+    /**
+     * How many more freed segments would be kept for reuse.
+     */
+    private synchronized int recycledRoom()
+    {
+        return closed ? 0 : MAX_RECYCLED - recycled.size();
     }
 
     /**
@@ -171,19 +201,6 @@ final class SegmentFiles
     synchronized boolean wantsRecycled()
     {
         return !closed && recycled.size() < MAX_RECYCLED;
-    }
-
-    /**
-     * Keeps a freed (and synced) segment for reuse: renames it, then maps it.
-     *
-     * @param path         the segment's file.
-     * @param recycledPath its name while it waits ({@link LogLayout#recycledFileName}).
-     * @throws IOException when it cannot be renamed, mapped or deleted.
-     */
-    void recycle(final Path path, final Path recycledPath) throws IOException
-    {
-        files.move(path, recycledPath);
-        reuse(recycledPath);
     }
 
     /**
