@@ -445,9 +445,9 @@ public final class Persistence implements AutoCloseable
     }
 
     /**
-     * A last checkpoint of {@code state}, then closes the log (deleting it, since the snapshot holds all of it)
-     * and gives the directory up. When the log has failed, no checkpoint is written: the directory keeps the last
-     * snapshot and the log up to the failure.
+     * A last checkpoint of {@code state} (none when nothing was logged since the newest snapshot began), then closes
+     * the log (deleting it, since the snapshot holds all of it) and gives the directory up. When the log has failed,
+     * no checkpoint is written: the directory keeps the last snapshot and the log up to the failure.
      *
      * @param state the store, with no writer left.
      * @throws IOException when the checkpoint fails; the directory is given up all the same.
@@ -456,7 +456,7 @@ public final class Persistence implements AutoCloseable
     {
         try
         {
-            if (log == null || log.failure() == null)
+            if (log == null || log.failure() == null && !unchangedSinceSnapshot())
             {
                 checkpoint(state);
             }
@@ -485,6 +485,18 @@ public final class Persistence implements AutoCloseable
             {
                 lock.close();
             }
+        }
+    }
+
+    /**
+     * Whether the log holds no record since the newest snapshot began, so that a snapshot now would hold the same
+     * entries (a store reopened and closed again without a write need not rewrite its snapshot).
+     */
+    private boolean unchangedSinceSnapshot()
+    {
+        synchronized (checkpointLock)
+        {
+            return log.nextSequence() == snapshotSequence;
         }
     }
 

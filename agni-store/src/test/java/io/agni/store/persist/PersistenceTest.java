@@ -80,6 +80,41 @@ class PersistenceTest
     }
 
     @Test
+    void aStoreClosedWithoutAChangeSinceItsSnapshotKeepsThatSnapshot() throws IOException
+    {
+        final java.util.concurrent.atomic.AtomicInteger snapshots = new java.util.concurrent.atomic.AtomicInteger();
+        final FileLayer files = new io.agni.store.file.ForwardingFileLayer(FileLayer.system())
+        {
+            @Override
+            public io.agni.store.file.WritableFile createWritable(final Path path) throws IOException
+            {
+                snapshots.incrementAndGet();
+                return super.createWritable(path);
+            }
+        };
+        final MapState state = new MapState();
+        final Persistence first = Persistence.open(directory, Durability.DURABLE, files, SEGMENT, state, state, clock);
+        apply(state, first.log(), "a", "1");
+        first.close(state);
+        assertEquals(1, snapshots.get());
+
+        final MapState reopened = new MapState();
+        Persistence.open(directory, Durability.DURABLE, files, SEGMENT, reopened, reopened, clock).close(reopened);
+        assertEquals(1, snapshots.get(), "nothing changed: the snapshot is not written again");
+
+        final MapState third = new MapState();
+        final Persistence changed = Persistence.open(directory, Durability.DURABLE, files, SEGMENT, third, third,
+            clock);
+        apply(third, changed.log(), "b", "2");
+        changed.close(third);
+        assertEquals(2, snapshots.get());
+
+        final MapState last = new MapState();
+        open(Durability.DURABLE, last).close();
+        assertEquals(map("a", "1", 0, "b", "2", 0), last.entries);
+    }
+
+    @Test
     void aCheckpointPrunesTheLogAndReplayStartsAtItsSequence() throws IOException
     {
         final MapState state = new MapState();
