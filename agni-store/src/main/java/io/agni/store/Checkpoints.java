@@ -150,6 +150,7 @@ final class Checkpoints implements Checkpointing, SnapshotSource
                     lastSync = now;
                 }
                 log.prepareSpare();
+                log.allocateAhead();
                 if (persistence.checkpointDue(checkpointLogBytes))
                 {
                     // On a thread of its own, as checkpointInBackground: a checkpoint of a large store takes

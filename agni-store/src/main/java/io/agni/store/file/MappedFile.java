@@ -46,7 +46,8 @@ public interface MappedFile extends AutoCloseable
     /**
      * Writes zeros through the file over {@code [from, to)}, so that the file system gives those pages blocks now: a
      * full disk shows here, as an {@link IOException}, rather than as a fault in a later write to the mapping. Not
-     * synced; written in pages of 4 KiB, so that a later sync of a few bytes writes a page, not a large folio.
+     * synced; written in pieces of 64 KiB, so that the page cache does not give the file megabyte folios, which a
+     * later sync of a few bytes would count as written whole.
      *
      * @param from the first byte.
      * @param to   the byte after the last, at most {@link #capacity()}.

@@ -23,7 +23,7 @@ final class LogSegment
      * written only below it ({@link MappedFile#allocate}). Guarded by the log's append lock once the segment is
      * being written.
      */
-    long allocated;
+    volatile long allocated;
 
     LogSegment(
         final long id, final long firstSequence, final Path path, final MappedFile file, final int position,

@@ -47,6 +47,12 @@ public final class LogWriter implements AutoCloseable
      */
     static final int ALLOCATION_STEP = 256 * 1024;
 
+    /**
+     * How far ahead of the records the background thread gives the segment's pages their blocks
+     * ({@link #allocateAhead}): more than a busy writer appends between two of its ticks (100 ms).
+     */
+    static final int ALLOCATION_AHEAD = 16 * 1024 * 1024;
+
     private static final int PAGE = 4096;
 
     private final Path directory;
@@ -54,6 +60,15 @@ public final class LogWriter implements AutoCloseable
     private final int segmentCapacity;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final ReentrantLock syncLock = new ReentrantLock();
+    /**
+     * Held while a segment's pages are given blocks ({@link #allocate}, {@link #allocateAhead}) and while a segment's
+     * file is closed; taken after the append lock, never before it.
+     */
+    private final ReentrantLock allocateLock = new ReentrantLock();
+    /**
+     * Whether {@link #writeThrough()} was called: read by {@link #allocateAhead} outside the append lock.
+     */
+    private volatile boolean writeThroughSet;
 
     private volatile LogSegment current;
     /**
@@ -599,14 +614,14 @@ public final class LogWriter implements AutoCloseable
                 {
                     throw fail("syncing " + full[i].path + " failed", ex);
                 }
-                full[i].file.close();
+                closeSegment(full[i]);
             }
         }
         finally
         {
             for (int j = i; j < full.length; j++)
             {
-                full[j].file.close();
+                closeSegment(full[j]);
             }
         }
     }
@@ -715,14 +730,14 @@ public final class LogWriter implements AutoCloseable
                 final LogSegment segment = current;
                 if (segment != null)
                 {
-                    segment.file.close();
+                    closeSegment(segment);
                 }
                 synchronized (handOver)
                 {
                     // Left unsynced only when the log failed.
                     for (final LogSegment full : retired)
                     {
-                        full.file.close();
+                        closeSegment(full);
                     }
                     retired.clear();
                 }
@@ -822,19 +837,85 @@ public final class LogWriter implements AutoCloseable
         {
             return;
         }
-        final long from = Math.max(segment.allocated, segment.position);
-        final long to = Math.min(segment.capacity(),
-            (Math.max(end, from + ALLOCATION_STEP) + PAGE - 1) / PAGE * PAGE);
+        allocateLock.lock();
         try
         {
-            segment.file.allocate(from, to);
+            if (end <= segment.allocated)
+            {
+                return;
+            }
+            final long from = Math.max(segment.allocated, segment.position);
+            final long to = Math.min(segment.capacity(),
+                (Math.max(end, from + ALLOCATION_STEP) + PAGE - 1) / PAGE * PAGE);
+            try
+            {
+                segment.file.allocate(from, to);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                throw fail("writing to " + segment.path + " failed" +
+                    (DiskSpace.isFull(ex, directory, to - from, files::usableSpace) ? ": the disk is full" : ""), ex);
+            }
+            segment.allocated = to;
         }
-        catch (final IOException | RuntimeException ex)
+        finally
         {
-            throw fail("writing to " + segment.path + " failed" +
-                (DiskSpace.isFull(ex, directory, to - from, files::usableSpace) ? ": the disk is full" : ""), ex);
+            allocateLock.unlock();
         }
-        segment.allocated = to;
+    }
+
+    /**
+     * Gives the pages of the segment being written their blocks up to {@link #ALLOCATION_AHEAD} past its records,
+     * off the write path (the background thread's work, every tick): a writer then seldom writes zeros itself.
+     * Does nothing for a log written through the file ({@link #writeThrough()}), whose writes give their pages
+     * blocks, nor while a writer is allocating. A failure is left to the writer, which fails the log if it cannot
+     * allocate either.
+     *
+     * @throws IOException when the pages cannot be written.
+     */
+    public void allocateAhead() throws IOException
+    {
+        final LogSegment segment = current;
+        if (segment == null || failure != null || writeThroughSet || !allocateLock.tryLock())
+        {
+            return;
+        }
+        try
+        {
+            if (segment != current)
+            {
+                return;
+            }
+            // position is the writers' (under the append lock): a stale value only allocates less far ahead.
+            final long target = Math.min(segment.capacity(), (long)segment.position + ALLOCATION_AHEAD);
+            final long from = segment.allocated;
+            if (from < target)
+            {
+                final long to = (target + PAGE - 1) / PAGE * PAGE;
+                segment.file.allocate(from, Math.min(segment.capacity(), to));
+                segment.allocated = Math.min(segment.capacity(), to);
+            }
+        }
+        finally
+        {
+            allocateLock.unlock();
+        }
+    }
+
+    /**
+     * Closes a segment's file once no thread is giving its pages blocks ({@link #allocateAhead}).
+     */
+    private void closeSegment(final LogSegment segment)
+    {
+        allocateLock.lock();
+        try
+        {
+            segment.file.close();
+        }
+        finally
+        {
+            allocateLock.unlock();
+        }
     }
 
     /**
@@ -901,6 +982,7 @@ public final class LogWriter implements AutoCloseable
         try
         {
             writeThrough = true;
+            writeThroughSet = true;
         }
         finally
         {
