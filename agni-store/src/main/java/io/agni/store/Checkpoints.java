@@ -151,7 +151,7 @@ final class Checkpoints implements Checkpointing, SnapshotSource
                 }
                 log.prepareSpare();
                 log.allocateAhead();
-                if (persistence.checkpointDue(checkpointLogBytes))
+                if (persistence.checkpointDue(checkpointLogBytes, estimatedSnapshotBytes()))
                 {
                     // On a thread of its own, as checkpointInBackground: a checkpoint of a large store takes
                     // seconds, and this thread's syncs are what bounds DURABLE's loss at a power failure.

@@ -238,8 +238,8 @@ public final class OffHeapStoreBuilder
     }
 
     /**
-     * When the store checkpoints by itself: once the write-ahead log has grown by the larger of this and the last
-     * snapshot's size since that snapshot (docs/durability.md, "Checkpoints"). A lower value keeps less log to
+     * When the store checkpoints by itself: once the write-ahead log has grown by the larger of this and the store's
+     * live data since the last snapshot (docs/durability.md, "Checkpoints"). A lower value keeps less log to
      * replay after a crash and less disk in use, for more snapshot writing; {@link Long#MAX_VALUE} leaves
      * checkpoints to {@link OffHeapStore#checkpoint()} and {@link OffHeapStore#close()}, and the log to grow
      * without bound until then. Without a log ({@link Durability#FAST}, {@link Durability#NONE}) it has no effect.

@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * repairs an entry the snapshot caught mid-change, since replay from S applies whole values and absolute times),
  * publishes it, then deletes the older snapshot and the log segments whose records all precede S. So the directory
  * holds one snapshot, the log since it, and during a checkpoint the next snapshot: at most about three times the
- * live data when checkpoints run once the log has grown to the last snapshot's size.
+ * live data when checkpoints run once the log has grown by as much as the live data.
  *
  * <h2>Closing</h2>
  * A last checkpoint, then the log is closed and, since the snapshot holds every record, deleted: the directory
@@ -327,13 +327,17 @@ public final class Persistence implements AutoCloseable
     }
 
     /**
-     * Whether the log has grown enough since the last snapshot that a checkpoint is due: to the size of that
-     * snapshot, and at least {@code minimumBytes}.
+     * Whether the log has grown enough since the last snapshot that a checkpoint is due: by as much as the store's
+     * live data, and at least {@code minimumBytes}. So the log never holds more than about the data (what a replay
+     * reads after a crash stays about what a snapshot would), and a store that only grows (a fill) writes no
+     * snapshot until it stops: with the last snapshot's size as the measure, each checkpoint of a growing store
+     * rewrote all of it, and the snapshots of a fill added up to about as much again as its data.
      *
      * @param minimumBytes the log growth below which no checkpoint is due.
+     * @param liveBytes    the store's live data now ({@link SnapshotSource#estimatedSnapshotBytes()}).
      * @return whether to checkpoint.
      */
-    public boolean checkpointDue(final long minimumBytes)
+    public boolean checkpointDue(final long minimumBytes, final long liveBytes)
     {
         if (log == null || checkpointRunning || failuresInARow > 0 && System.nanoTime() - retryAtNanos < 0)
         {
@@ -341,7 +345,7 @@ public final class Persistence implements AutoCloseable
         }
         // Without the checkpoint lock, which a checkpoint holds throughout: the caller is the thread that syncs the
         // log every second. The two fields may be of different checkpoints; the next call sees them settled.
-        return log.bytesAppended() - logBytesAtSnapshot >= Math.max(minimumBytes, snapshotBytes);
+        return log.bytesAppended() - logBytesAtSnapshot >= Math.max(minimumBytes, liveBytes);
     }
 
     /**

@@ -40,7 +40,7 @@ class CheckpointRetryTest
             new org.agrona.concurrent.SystemEpochClock()))
         {
             fill(state, persistence, 200);
-            assertTrue(persistence.checkpointDue(MINIMUM));
+            assertTrue(persistence.checkpointDue(MINIMUM, 0));
             files.quota(0);
 
             long previousDelay = 0;
@@ -54,7 +54,7 @@ class CheckpointRetryTest
                     "retry in " + delay + " ns after failure " + failure + ", expected about " + expected);
                 assertTrue(delay > previousDelay);
                 previousDelay = delay;
-                assertFalse(persistence.checkpointDue(MINIMUM), "not due again before the delay ran out");
+                assertFalse(persistence.checkpointDue(MINIMUM, 0), "not due again before the delay ran out");
             }
 
             files.quota(Long.MAX_VALUE / 2);
@@ -77,7 +77,7 @@ class CheckpointRetryTest
             files.quota(0);
             assertThrows(IOException.class, () -> persistence.checkpoint(state));
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!persistence.checkpointDue(MINIMUM))
+            while (!persistence.checkpointDue(MINIMUM, 0))
             {
                 if (System.nanoTime() - deadline > 0)
                 {

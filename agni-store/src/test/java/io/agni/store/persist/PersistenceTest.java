@@ -115,6 +115,35 @@ class PersistenceTest
     }
 
     @Test
+    void aCheckpointIsDueOnceTheLogHasGrownByTheLiveDataSoAFillWritesNone() throws IOException
+    {
+        final MapState state = new MapState();
+        try (Persistence persistence = open(Durability.DURABLE, state))
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                apply(state, persistence.log(), "key-" + i, "v".repeat(100));
+            }
+            persistence.checkpoint(state);
+            // A fill: the log grows, and the live data with it, so no checkpoint is due however far it goes.
+            for (int i = 100; i < 400; i++)
+            {
+                apply(state, persistence.log(), "key-" + i, "v".repeat(100));
+                assertFalse(persistence.checkpointDue(1, state.estimatedSnapshotBytes()), "after key " + i);
+            }
+            // Overwrites: the live data stays, the log grows past it.
+            int overwrites = 0;
+            while (!persistence.checkpointDue(1, state.estimatedSnapshotBytes()))
+            {
+                apply(state, persistence.log(), "key-" + overwrites % 400, "w".repeat(100));
+                overwrites++;
+                assertTrue(overwrites <= 400, "not due after the whole store was written over");
+            }
+            assertTrue(overwrites > 0, "the fill alone made it due");
+        }
+    }
+
+    @Test
     void aCheckpointPrunesTheLogAndReplayStartsAtItsSequence() throws IOException
     {
         final MapState state = new MapState();
