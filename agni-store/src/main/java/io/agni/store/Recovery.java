@@ -4,7 +4,11 @@ import io.agni.store.arena.EntryCursor;
 import io.agni.store.persist.RecoveryTarget;
 import io.agni.store.shard.Shard;
 import io.agni.store.shard.ThreadContext;
+import io.agni.store.snapshot.SnapshotEntryHandler;
 import org.agrona.DirectBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Rebuilds a store's shards from its snapshot and log while it opens (docs/durability.md, "Opening: recovery"), before the
@@ -14,6 +18,11 @@ import org.agrona.DirectBuffer;
  */
 final class Recovery implements RecoveryTarget
 {
+    /**
+     * The most threads that load a snapshot: past a few, they wait for the one that reads the file.
+     */
+    static final int MAX_LOAD_THREADS = 4;
+
     private final Shards shards;
     private final EntryCursor cursor = new EntryCursor();
 
@@ -29,6 +38,29 @@ final class Recovery implements RecoveryTarget
         final long hash = shards.hash(buffer, keyOffset, keyLength);
         shards.shard(hash).recoverSet(hash, buffer, keyOffset, keyLength, buffer, valueOffset, valueLength,
             expireAtMillis, cursor);
+    }
+
+    /**
+     * One handler per processor (at most {@link #MAX_LOAD_THREADS}, and no more than shards), each with a cursor of
+     * its own: a snapshot's entries are distinct keys, and each shard is written under its lock.
+     */
+    @Override
+    public List<SnapshotEntryHandler> snapshotHandlers()
+    {
+        final int threads = Math.min(Math.min(Runtime.getRuntime().availableProcessors(), MAX_LOAD_THREADS),
+            shards.count());
+        final List<SnapshotEntryHandler> handlers = new ArrayList<>(threads);
+        for (int i = 0; i < Math.max(1, threads); i++)
+        {
+            final EntryCursor own = new EntryCursor();
+            handlers.add((buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt) ->
+            {
+                final long hash = shards.hash(buffer, keyOffset, keyLength);
+                shards.shard(hash).recoverSet(hash, buffer, keyOffset, keyLength, buffer, valueOffset, valueLength,
+                    expireAt, own);
+            });
+        }
+        return handlers;
     }
 
     @Override

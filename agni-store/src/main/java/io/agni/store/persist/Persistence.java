@@ -5,6 +5,7 @@ import io.agni.store.file.DirectoryLock;
 import io.agni.store.file.FileLayer;
 import io.agni.store.log.LogReader;
 import io.agni.store.log.LogWriter;
+import io.agni.store.snapshot.ParallelSnapshotLoad;
 import io.agni.store.snapshot.SnapshotLayout;
 import io.agni.store.snapshot.SnapshotReader;
 import io.agni.store.snapshot.SnapshotWriter;
@@ -152,9 +153,8 @@ public final class Persistence implements AutoCloseable
             if (!snapshots.isEmpty())
             {
                 final Path newest = snapshots.get(snapshots.size() - 1);
-                final SnapshotReader.Summary summary = SnapshotReader.read(newest,
-                    (buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt) ->
-                        target.recoverSet(buffer, keyOffset, keyLength, valueOffset, valueLength, expireAt));
+                final SnapshotReader.Summary summary =
+                    ParallelSnapshotLoad.read(newest, target.snapshotHandlers(), directory.getFileName().toString());
                 fromSequence = summary.fromSequence();
                 snapshotBytes = Files.size(newest);
                 snapshotMillis = summary.createdAt();

@@ -53,4 +53,16 @@ public interface RecoveryTarget
      * @return the entries evicted since the state was created.
      */
     long recoveryEvictions();
+
+    /**
+     * The handlers that load a snapshot's entries, each on a thread of its own ({@link ParallelSnapshotLoad}): they
+     * are called at once, each entry once, in no particular order. One handler (the default: {@link #recoverSet})
+     * loads on the opening thread.
+     *
+     * @return one or more handlers.
+     */
+    default java.util.List<io.agni.store.snapshot.SnapshotEntryHandler> snapshotHandlers()
+    {
+        return java.util.List.of(this::recoverSet);
+    }
 }

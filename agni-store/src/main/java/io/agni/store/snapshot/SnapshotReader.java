@@ -44,6 +44,54 @@ public final class SnapshotReader
      */
     public static Summary read(final Path path, final SnapshotEntryHandler handler) throws IOException
     {
+        return read(path, new BlockSink()
+        {
+            @Override
+            public ByteBuffer buffer(final int capacity)
+            {
+                return null;
+            }
+
+            @Override
+            public void accept(final ByteBuffer block, final UnsafeBuffer view, final int length)
+            {
+                handOn(view, length, handler);
+            }
+        });
+    }
+
+    /**
+     * Where {@link #read(Path, BlockSink)} puts each block once its checksum and entry lengths are checked.
+     */
+    interface BlockSink
+    {
+        /**
+         * A buffer to read the next block into, or {@code null} to reuse the reader's own (the sink is done with a
+         * block when {@link #accept} returns).
+         *
+         * @param capacity the bytes it must hold.
+         * @return a direct buffer, or {@code null}.
+         * @throws IOException when the sink failed.
+         */
+        ByteBuffer buffer(int capacity) throws IOException;
+
+        /**
+         * A checked block.
+         *
+         * @param block  the buffer it was read into.
+         * @param view   a view of it.
+         * @param length its length.
+         * @throws IOException when the sink failed.
+         */
+        void accept(ByteBuffer block, UnsafeBuffer view, int length) throws IOException;
+    }
+
+    /**
+     * Reads every block of a snapshot into the sink, checking each one's checksum and entry lengths first and the
+     * footer's counts at the end.
+     */
+    static Summary read(final Path path, final BlockSink sink) throws IOException
+    {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
         {
             final long size = channel.size();
@@ -60,11 +108,10 @@ public final class SnapshotReader
             final long fromSequence = header.getLong(SnapshotLayout.FROM_SEQUENCE_OFFSET);
             final long createdAt = header.getLong(SnapshotLayout.CREATED_AT_OFFSET);
 
-            ByteBuffer block = ByteBuffer.allocateDirect(SnapshotLayout.BLOCK_BYTES).order(SnapshotLayout.ORDER);
+            ByteBuffer own = ByteBuffer.allocateDirect(SnapshotLayout.BLOCK_BYTES).order(SnapshotLayout.ORDER);
             final ByteBuffer blockHeader = ByteBuffer.allocate(SnapshotLayout.BLOCK_HEADER_LENGTH)
                 .order(SnapshotLayout.ORDER);
-            final UnsafeBuffer view = new UnsafeBuffer(block);
-            Crc crc = new Crc(block);
+            final UnsafeBuffer ownView = new UnsafeBuffer(own);
             long position = SnapshotLayout.HEADER_LENGTH;
             long entries = 0;
             long blocks = 0;
@@ -88,41 +135,50 @@ public final class SnapshotReader
                     {
                         throw new SnapshotDamagedException(path, position, "block length " + length);
                     }
-                    if (length > block.capacity())
+                    ByteBuffer block = sink.buffer(length);
+                    final UnsafeBuffer view;
+                    if (block == null)
                     {
-                        BufferUtil.free(block);
-                        block = ByteBuffer.allocateDirect(length).order(SnapshotLayout.ORDER);
-                        view.wrap(block);
-                        crc = new Crc(block);
+                        if (length > own.capacity())
+                        {
+                            BufferUtil.free(own);
+                            own = ByteBuffer.allocateDirect(length).order(SnapshotLayout.ORDER);
+                            ownView.wrap(own);
+                        }
+                        block = own;
+                        view = ownView;
+                    }
+                    else
+                    {
+                        view = new UnsafeBuffer(block);
                     }
                     block.clear().limit(length);
                     readFully(channel, block, position + SnapshotLayout.BLOCK_HEADER_LENGTH);
-                    if (crc.of(0, length) != blockHeader.getInt(Integer.BYTES))
+                    if (new Crc(block).of(0, length) != blockHeader.getInt(Integer.BYTES))
                     {
                         throw new SnapshotDamagedException(path, position, "a block's checksum does not match");
                     }
-                    entries += handOn(view, length, path, position, handler);
+                    entries += checkEntries(view, length, path, position);
+                    sink.accept(block, view, length);
                     blocks++;
                     position += SnapshotLayout.BLOCK_HEADER_LENGTH + length;
                 }
             }
             finally
             {
-                view.wrap(new byte[0]);
-                BufferUtil.free(block);
+                ownView.wrap(new byte[0]);
+                BufferUtil.free(own);
             }
         }
     }
 
     /**
-     * Hands on the entries of a block whose checksum matched, once their lengths are known to tile it exactly: a
-     * checksum proves the bytes are the ones written, not that they were written right.
+     * Hands on the entries of a block whose checksum matched and whose entry lengths tile it exactly (checked by
+     * {@link #read(Path, BlockSink)}: a checksum proves the bytes are the ones written, not that they were written
+     * right).
      */
-    private static long handOn(
-        final UnsafeBuffer view, final int length, final Path path, final long blockPosition,
-        final SnapshotEntryHandler handler)
+    static void handOn(final UnsafeBuffer view, final int length, final SnapshotEntryHandler handler)
     {
-        final long entries = checkEntries(view, length, path, blockPosition);
         int p = 0;
         while (p < length)
         {
@@ -133,7 +189,6 @@ public final class SnapshotReader
             handler.onEntry(view, keyOffset, keyLength, keyOffset + keyLength, valueLength, expireAt);
             p = keyOffset + keyLength + valueLength;
         }
-        return entries;
     }
 
     /**
