@@ -102,7 +102,8 @@ public final class ChangeRecorder
 
     /**
      * Records the value a key is about to have, in two parts with {@code gap} zero bytes between them
-     * ({@link LogWriter#appendSet(DirectBuffer, int, int, DirectBuffer, int, int, int, DirectBuffer, int, int, long)}).
+     * ({@link LogWriter#appendSet(DirectBuffer, int, int, DirectBuffer, int, int, int, DirectBuffer, int, int,
+     * DirectBuffer, int, int, long)}).
      *
      * @param key            the key's bytes.
      * @param keyOffset      where they start.
@@ -160,31 +161,10 @@ public final class ChangeRecorder
                 length2, value3, offset3, length3, expireAtMillis);
             return;
         }
-        final long valueLength = (long)length1 + gap + length2 + length3;
-        final int p = reserve(1 + LogLayout.SET_FIXED_LENGTH + (long)keyLength + valueLength);
+        final int p = reserve(1 + RecordPayloads.setLength(keyLength, (long)length1 + gap + length2 + length3));
         batch.putByte(p, LogLayout.SET);
-        batch.putInt(p + 1, keyLength, LogLayout.ORDER);
-        batch.putInt(p + 1 + Integer.BYTES, (int)valueLength, LogLayout.ORDER);
-        batch.putLong(p + 1 + 2 * Integer.BYTES, expireAtMillis, LogLayout.ORDER);
-        int k = p + 1 + LogLayout.SET_FIXED_LENGTH;
-        batch.putBytes(k, key, keyOffset, keyLength);
-        k += keyLength;
-        batch.putBytes(k, value1, offset1, length1);
-        k += length1;
-        if (gap > 0)
-        {
-            batch.setMemory(k, gap, (byte)0);
-            k += gap;
-        }
-        if (length2 > 0)
-        {
-            batch.putBytes(k, value2, offset2, length2);
-            k += length2;
-        }
-        if (length3 > 0)
-        {
-            batch.putBytes(k, value3, offset3, length3);
-        }
+        RecordPayloads.putSet(batch, p + 1, key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2,
+            length2, value3, offset3, length3, expireAtMillis);
     }
 
     /**
@@ -207,8 +187,7 @@ public final class ChangeRecorder
         }
         final int p = reserve(1 + LogLayout.DELETE_FIXED_LENGTH + (long)keyLength);
         batch.putByte(p, LogLayout.DELETE);
-        batch.putInt(p + 1, keyLength, LogLayout.ORDER);
-        batch.putBytes(p + 1 + LogLayout.DELETE_FIXED_LENGTH, key, keyOffset, keyLength);
+        RecordPayloads.putDelete(batch, p + 1, key, keyOffset, keyLength);
     }
 
     /**
@@ -232,9 +211,7 @@ public final class ChangeRecorder
         }
         final int p = reserve(1 + LogLayout.EXPIRE_FIXED_LENGTH + (long)keyLength);
         batch.putByte(p, LogLayout.EXPIRE);
-        batch.putInt(p + 1, keyLength, LogLayout.ORDER);
-        batch.putLong(p + 1 + Integer.BYTES, expireAtMillis, LogLayout.ORDER);
-        batch.putBytes(p + 1 + LogLayout.EXPIRE_FIXED_LENGTH, key, keyOffset, keyLength);
+        RecordPayloads.putExpire(batch, p + 1, key, keyOffset, keyLength, expireAtMillis);
     }
 
     /**

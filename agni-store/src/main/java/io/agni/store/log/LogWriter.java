@@ -35,36 +35,16 @@ public final class LogWriter implements AutoCloseable
      */
     static final int MAX_STAGED = 1 << 20;
 
-    /**
-     * How long a writer waiting for a sync that another thread runs yields before it parks: a wake-up from a park
-     * costs about as much as a short sync, and a writer that parks misses the next one.
-     */
-    private static final long SYNC_SPIN_NANOS = 2_000_000;
 
-    /**
-     * How far ahead of its records the writer gives a segment's pages their blocks ({@link #allocate}): a few
-     * dozen writes of a page each, once per this many bytes of records.
-     */
-    static final int ALLOCATION_STEP = 256 * 1024;
-
-    /**
-     * How far ahead of the records the background thread gives the segment's pages their blocks
-     * ({@link #allocateAhead}): more than a busy writer appends between two of its ticks (100 ms).
-     */
-    static final int ALLOCATION_AHEAD = 16 * 1024 * 1024;
-
-    private static final int PAGE = 4096;
 
     private final Path directory;
     private final FileLayer files;
     private final int segmentCapacity;
     private final ReentrantLock appendLock = new ReentrantLock();
-    private final ReentrantLock syncLock = new ReentrantLock();
     /**
-     * Held while a segment's pages are given blocks ({@link #allocate}, {@link #allocateAhead}) and while a segment's
-     * file is closed; taken after the append lock, never before it.
+     * Gives the segments' pages their blocks ahead of the records, and closes segments' files.
      */
-    private final ReentrantLock allocateLock = new ReentrantLock();
+    private final SegmentPages pages = new SegmentPages();
     /**
      * Whether {@link #writeThrough()} was called: read by {@link #allocateAhead} outside the append lock.
      */
@@ -86,11 +66,10 @@ public final class LogWriter implements AutoCloseable
      * first knows every record below it lies before the position it reads next.
      */
     private volatile long appendedSequence;
-    private volatile long synced;
     /**
-     * Every record with a lower sequence is on the device; written under {@link #syncLock}.
+     * The syncs, shared by every writer waiting for one.
      */
-    private volatile long durableBelow;
+    private final GroupCommit commit;
     /**
      * The durable point the last {@link LogLayout#SYNCED} record carried; guarded by {@link #appendLock}.
      */
@@ -134,7 +113,32 @@ public final class LogWriter implements AutoCloseable
         this.nextSequence = nextSequence;
         this.appendedSequence = nextSequence;
         this.appended = last == null ? 0 : LogSegment.logPosition(last.id, last.position);
-        this.synced = appended;
+        this.commit = new GroupCommit(new GroupCommit.Log()
+        {
+            @Override
+            public void throwIfFailed()
+            {
+                LogWriter.this.throwIfFailed();
+            }
+
+            @Override
+            public GroupCommit.SyncPoint prepare()
+            {
+                return prepareSync();
+            }
+
+            @Override
+            public StoreReadOnlyException fail(final String message, final Throwable cause)
+            {
+                return LogWriter.this.fail(message, cause);
+            }
+
+            @Override
+            public void close(final LogSegment segment)
+            {
+                closeSegment(segment);
+            }
+        }, appended);
     }
 
     /**
@@ -291,39 +295,14 @@ public final class LogWriter implements AutoCloseable
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength, final long expireAtMillis)
     {
-        return appendSet(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, value, 0, 0, expireAtMillis);
+        return appendSet(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, value, 0, 0, value, 0, 0,
+            expireAtMillis);
     }
 
     /**
-     * Logs the value a key now has, given in two parts with {@code gap} zero bytes between them (as SETRANGE and
-     * APPEND build a value from the old one and the new bytes), so that it can be logged before the entry is
-     * written.
-     *
-     * @param key            the key's bytes.
-     * @param keyOffset      where they start.
-     * @param keyLength      how many.
-     * @param value1         the value's first part.
-     * @param offset1        where it starts.
-     * @param length1        its length.
-     * @param gap            zero bytes after it.
-     * @param value2         the value's last part.
-     * @param offset2        where it starts.
-     * @param length2        its length.
-     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
-     * @return the record's end, for {@link #awaitDurable}.
-     */
-    public long appendSet(
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value1, final int offset1, final int length1, final int gap,
-        final DirectBuffer value2, final int offset2, final int length2, final long expireAtMillis)
-    {
-        return appendSet(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2, length2,
-            value2, 0, 0, expireAtMillis);
-    }
-
-    /**
-     * As {@link #appendSet(DirectBuffer, int, int, DirectBuffer, int, int, int, DirectBuffer, int, int, long)}, with
-     * a third part after the second (SETRANGE in place: the old prefix, the new bytes, the old rest).
+     * Logs the value a key now has, given in parts so that it can be logged before the entry is written: the first,
+     * {@code gap} zero bytes, the second and the third (as SETRANGE and APPEND build a value from the old one and the
+     * new bytes).
      *
      * @param key            the key's bytes.
      * @param keyOffset      where they start.
@@ -347,36 +326,13 @@ public final class LogWriter implements AutoCloseable
         final DirectBuffer value2, final int offset2, final int length2,
         final DirectBuffer value3, final int offset3, final int length3, final long expireAtMillis)
     {
-        final long valueLength = (long)length1 + gap + length2 + length3;
-        final long payload = (long)LogLayout.SET_FIXED_LENGTH + keyLength + valueLength;
+        final long payload = RecordPayloads.setLength(keyLength, (long)length1 + gap + length2 + length3);
         appendLock.lock();
         try
         {
             final int offset = begin(LogLayout.SET, payload);
-            final UnsafeBuffer buffer = target;
-            int p = offset + LogLayout.RECORD_HEADER_LENGTH;
-            buffer.putInt(p, keyLength, LogLayout.ORDER);
-            buffer.putInt(p + Integer.BYTES, (int)valueLength, LogLayout.ORDER);
-            buffer.putLong(p + 2 * Integer.BYTES, expireAtMillis, LogLayout.ORDER);
-            p += LogLayout.SET_FIXED_LENGTH;
-            buffer.putBytes(p, key, keyOffset, keyLength);
-            p += keyLength;
-            buffer.putBytes(p, value1, offset1, length1);
-            p += length1;
-            if (gap > 0)
-            {
-                buffer.setMemory(p, gap, (byte)0);
-                p += gap;
-            }
-            if (length2 > 0)
-            {
-                buffer.putBytes(p, value2, offset2, length2);
-                p += length2;
-            }
-            if (length3 > 0)
-            {
-                buffer.putBytes(p, value3, offset3, length3);
-            }
+            RecordPayloads.putSet(target, offset + LogLayout.RECORD_HEADER_LENGTH, key, keyOffset, keyLength,
+                value1, offset1, length1, gap, value2, offset2, length2, value3, offset3, length3, expireAtMillis);
             return end(offset, (int)payload);
         }
         catch (final InternalError ex)
@@ -404,10 +360,7 @@ public final class LogWriter implements AutoCloseable
         try
         {
             final int offset = begin(LogLayout.DELETE, payload);
-            final UnsafeBuffer buffer = target;
-            final int p = offset + LogLayout.RECORD_HEADER_LENGTH;
-            buffer.putInt(p, keyLength, LogLayout.ORDER);
-            buffer.putBytes(p + LogLayout.DELETE_FIXED_LENGTH, key, keyOffset, keyLength);
+            RecordPayloads.putDelete(target, offset + LogLayout.RECORD_HEADER_LENGTH, key, keyOffset, keyLength);
             return end(offset, (int)payload);
         }
         catch (final InternalError ex)
@@ -437,11 +390,8 @@ public final class LogWriter implements AutoCloseable
         try
         {
             final int offset = begin(LogLayout.EXPIRE, payload);
-            final UnsafeBuffer buffer = target;
-            final int p = offset + LogLayout.RECORD_HEADER_LENGTH;
-            buffer.putInt(p, keyLength, LogLayout.ORDER);
-            buffer.putLong(p + Integer.BYTES, expireAtMillis, LogLayout.ORDER);
-            buffer.putBytes(p + LogLayout.EXPIRE_FIXED_LENGTH, key, keyOffset, keyLength);
+            RecordPayloads.putExpire(target, offset + LogLayout.RECORD_HEADER_LENGTH, key, keyOffset, keyLength,
+                expireAtMillis);
             return end(offset, (int)payload);
         }
         catch (final InternalError ex)
@@ -505,124 +455,42 @@ public final class LogWriter implements AutoCloseable
     }
 
     /**
-     * Returns once everything up to {@code position} is on the device. Concurrent callers share one sync.
+     * Returns once everything up to {@code position} is on the device. Concurrent callers share one sync
+     * ({@link GroupCommit}).
      *
      * @param position a value an append returned.
      * @throws StoreReadOnlyException when the log failed before or during the sync.
      */
     public void awaitDurable(final long position)
     {
-        if (synced >= position)
-        {
-            return;
-        }
-        if (!syncLock.tryLock())
-        {
-            // A sync is running; the next one is likely to include this record. Yield until this one ends or the
-            // lock is free, rather than park: the threads that park wake one at a time after the sync, each missing
-            // the next, and every record then gets a sync of its own.
-            final long deadline = System.nanoTime() + SYNC_SPIN_NANOS;
-            while (true)
-            {
-                if (synced >= position)
-                {
-                    return;
-                }
-                if (syncLock.tryLock())
-                {
-                    break;
-                }
-                if (System.nanoTime() - deadline > 0)
-                {
-                    syncLock.lock();
-                    break;
-                }
-                Thread.yield();
-            }
-        }
-        try
-        {
-            if (synced >= position)
-            {
-                return;
-            }
-            throwIfFailed();
-            // Everything appended so far, not just this caller's record: the writers that queued behind this lock
-            // meanwhile find their records synced when they get it. A roll changes the current segment only under
-            // handOver, so every record up to upTo is in the segment taken here or in one retired before it.
-            final long targetSequence;
-            final long upTo;
-            final LogSegment segment;
-            final LogSegment[] full;
-            appendLock.lock();
-            try
-            {
-                // Staged records reach the file first; under the append lock, so that what is counted is written.
-                flushStaged();
-                // A writer's flush may have failed since this thread last looked: its records were never written.
-                throwIfFailed();
-                synchronized (handOver)
-                {
-                    targetSequence = appendedSequence;
-                    upTo = appended;
-                    segment = current;
-                    full = retired.toArray(new LogSegment[0]);
-                    retired.clear();
-                }
-            }
-            finally
-            {
-                appendLock.unlock();
-            }
-            syncAndClose(full);
-            try
-            {
-                segment.file.sync();
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                throw fail("syncing " + segment.path + " failed", ex);
-            }
-            synced = upTo;
-            if (targetSequence > durableBelow)
-            {
-                // The next append logs it (LogLayout.SYNCED), so that replay knows what had reached the device.
-                durableBelow = targetSequence;
-            }
-        }
-        finally
-        {
-            syncLock.unlock();
-        }
+        commit.awaitDurable(position);
     }
 
     /**
-     * Syncs and closes full segments, oldest first; if one fails, the log fails and the rest are closed unsynced.
+     * Under the append lock: writes the staged records to the file, and takes what a sync covers, everything
+     * appended so far (a roll changes the current segment only under {@link #handOver}, so every record up to the
+     * position taken is in the segment taken or in one retired before it).
      */
-    private void syncAndClose(final LogSegment[] full)
+    private GroupCommit.SyncPoint prepareSync()
     {
-        int i = 0;
+        appendLock.lock();
         try
         {
-            for (; i < full.length; i++)
+            // Staged records reach the file first; under the append lock, so that what is counted is written.
+            flushStaged();
+            // A writer's flush may have failed since this thread last looked: its records were never written.
+            throwIfFailed();
+            synchronized (handOver)
             {
-                try
-                {
-                    full[i].file.sync();
-                }
-                catch (final IOException | RuntimeException ex)
-                {
-                    throw fail("syncing " + full[i].path + " failed", ex);
-                }
-                closeSegment(full[i]);
+                final GroupCommit.SyncPoint point = new GroupCommit.SyncPoint(appendedSequence, appended, current,
+                    retired.toArray(new LogSegment[0]));
+                retired.clear();
+                return point;
             }
         }
         finally
         {
-            for (int j = i; j < full.length; j++)
-            {
-                closeSegment(full[j]);
-            }
+            appendLock.unlock();
         }
     }
 
@@ -763,7 +631,7 @@ public final class LogWriter implements AutoCloseable
         {
             throw new IllegalArgumentException("a log record holds less than 2 GiB: " + payloadLength);
         }
-        final long durable = durableBelow;
+        final long durable = commit.durableBelow();
         if (durable > durableBelowLogged)
         {
             final int offset = place(LogLayout.SYNCED, LogLayout.SYNCED_LENGTH);
@@ -825,9 +693,7 @@ public final class LogWriter implements AutoCloseable
 
     /**
      * Gives the pages of {@code segment} up to {@code end} their blocks before the mapping is written there
-     * ({@link LogSegment#allocated}), {@link #ALLOCATION_STEP} at a time, from where its records end: a write to a
-     * hole of a full disk would fault in the middle of the copy, where a write through the file fails the log
-     * cleanly.
+     * ({@link SegmentPages#allocate}).
      *
      * @throws StoreReadOnlyException when the pages cannot be written.
      */
@@ -837,85 +703,37 @@ public final class LogWriter implements AutoCloseable
         {
             return;
         }
-        allocateLock.lock();
         try
         {
-            if (end <= segment.allocated)
-            {
-                return;
-            }
-            final long from = Math.max(segment.allocated, segment.position);
-            final long to = Math.min(segment.capacity(),
-                (Math.max(end, from + ALLOCATION_STEP) + PAGE - 1) / PAGE * PAGE);
-            try
-            {
-                segment.file.allocate(from, to);
-            }
-            catch (final IOException | RuntimeException ex)
-            {
-                throw fail("writing to " + segment.path + " failed" +
-                    (DiskSpace.isFull(ex, directory, to - from, files::usableSpace) ? ": the disk is full" : ""), ex);
-            }
-            segment.allocated = to;
+            pages.allocate(segment, end);
         }
-        finally
+        catch (final IOException | RuntimeException ex)
         {
-            allocateLock.unlock();
+            throw fail("writing to " + segment.path + " failed" + (DiskSpace.isFull(ex, directory,
+                SegmentPages.ALLOCATION_STEP, files::usableSpace) ? ": the disk is full" : ""), ex);
         }
     }
 
     /**
-     * Gives the pages of the segment being written their blocks up to {@link #ALLOCATION_AHEAD} past its records,
-     * off the write path (the background thread's work, every tick): a writer then seldom writes zeros itself.
-     * Does nothing for a log written through the file ({@link #writeThrough()}), whose writes give their pages
-     * blocks, nor while a writer is allocating. A failure is left to the writer, which fails the log if it cannot
-     * allocate either.
+     * Gives the pages of the segment being written their blocks ahead of its records, off the write path (the
+     * background thread's work, every tick: {@link SegmentPages#allocateAhead}); nothing for a log written through
+     * the file ({@link #writeThrough()}), whose writes give their pages blocks. A failure is left to the writer,
+     * which fails the log if it cannot allocate either.
      *
      * @throws IOException when the pages cannot be written.
      */
     public void allocateAhead() throws IOException
     {
         final LogSegment segment = current;
-        if (segment == null || failure != null || writeThroughSet || !allocateLock.tryLock())
+        if (segment != null && failure == null && !writeThroughSet)
         {
-            return;
-        }
-        try
-        {
-            if (segment != current)
-            {
-                return;
-            }
-            // position is the writers' (under the append lock): a stale value only allocates less far ahead.
-            final long target = Math.min(segment.capacity(), (long)segment.position + ALLOCATION_AHEAD);
-            final long from = segment.allocated;
-            if (from < target)
-            {
-                final long to = (target + PAGE - 1) / PAGE * PAGE;
-                segment.file.allocate(from, Math.min(segment.capacity(), to));
-                segment.allocated = Math.min(segment.capacity(), to);
-            }
-        }
-        finally
-        {
-            allocateLock.unlock();
+            pages.allocateAhead(segment, () -> current);
         }
     }
 
-    /**
-     * Closes a segment's file once no thread is giving its pages blocks ({@link #allocateAhead}).
-     */
     private void closeSegment(final LogSegment segment)
     {
-        allocateLock.lock();
-        try
-        {
-            segment.file.close();
-        }
-        finally
-        {
-            allocateLock.unlock();
-        }
+        pages.close(segment);
     }
 
     /**
