@@ -8,6 +8,7 @@ import io.agni.store.crash.Recorder;
 import io.agni.store.crash.Timeline;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code DURABLE} acknowledged operations may be lost, but never one that returned before an operation that is
  * there began, nor one acknowledged before a checkpoint or sync that returned; with {@code PARANOID}, none.
  */
+@Tag("once")
 class GlobalPrefixPowerLossTest
 {
     private static final int THREADS = 3;

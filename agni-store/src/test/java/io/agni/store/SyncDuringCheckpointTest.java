@@ -4,6 +4,7 @@ import io.agni.api.Durability;
 import io.agni.store.file.FaultInjectingFileLayer;
 import io.agni.store.file.FileLayer;
 import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * first file operation (as a slow snapshot of a large store would be) while the test writes and waits for the sync
  * that covers each write; then the power goes.
  */
+@Tag("once")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SyncDuringCheckpointTest
 {
