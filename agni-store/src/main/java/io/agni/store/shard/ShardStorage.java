@@ -543,19 +543,8 @@ abstract class ShardStorage extends ShardTable
         final UnsafeBuffer buffer, final int keyOffset, final int keyLength, final int valueLength,
         final boolean hasExpiry, final long expireAt)
     {
-        final ChangeRecorder log = changes;
-        if (log != null)
-        {
-            final long at = hasExpiry ? expireAt : LogLayout.NO_EXPIRY;
-            if (expiryOnly)
-            {
-                log.expire(buffer, keyOffset, keyLength, at);
-            }
-            else
-            {
-                log.set(buffer, keyOffset, keyLength, buffer, keyOffset + keyLength, valueLength, at);
-            }
-        }
+        logParts(buffer, keyOffset, keyLength, buffer, keyOffset + keyLength, valueLength, 0, null, 0, 0, hasExpiry,
+            expireAt);
     }
 
     /**
