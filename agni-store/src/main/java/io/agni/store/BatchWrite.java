@@ -98,6 +98,7 @@ final class BatchWrite
     private long[] times;
     private Key[] keys;
     private int[] order;
+    private final ShardOrder shardOrder = new ShardOrder();
     private long[] stamps;
     private long[] perShard;
     private int[] seen;
@@ -196,7 +197,7 @@ final class BatchWrite
 
     private void write(final Shards store, final long now, final ThreadContext c)
     {
-        final int shards = sortedShards();
+        final int shards = sortedShards(store);
         final ChangeRecorder log = c.changes;
         int locked = 0;
         try
@@ -725,22 +726,13 @@ final class BatchWrite
      *
      * @return how many shards.
      */
-    private int sortedShards()
+    private int sortedShards(final Shards store)
     {
         for (int k = 0; k < keyCount; k++)
         {
             order[k] = keys[k].shard;
         }
-        Arrays.sort(order, 0, keyCount);
-        int n = 0;
-        for (int k = 0; k < keyCount; k++)
-        {
-            if (k == 0 || order[k] != order[k - 1])
-            {
-                order[n++] = order[k];
-            }
-        }
-        return n;
+        return shardOrder.sort(order, keyCount, store.count(), order);
     }
 
     private void forget()

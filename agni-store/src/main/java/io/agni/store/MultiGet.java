@@ -44,6 +44,7 @@ final class MultiGet
     private long[] hashes;
     private int[] shardOf;
     private int[] order;
+    private final ShardOrder shardOrder = new ShardOrder();
     private long[] stamps;
     private UnsafeBuffer[] wrappers;
     private int count;
@@ -206,16 +207,7 @@ final class MultiGet
      */
     private int lockShards(final Shards store)
     {
-        System.arraycopy(shardOf, 0, order, 0, count);
-        Arrays.sort(order, 0, count);
-        int shards = 0;
-        for (int i = 0; i < count; i++)
-        {
-            if (i == 0 || order[i] != order[i - 1])
-            {
-                order[shards++] = order[i];
-            }
-        }
+        final int shards = shardOrder.sort(shardOf, count, store.count(), order);
         int locked = 0;
         try
         {

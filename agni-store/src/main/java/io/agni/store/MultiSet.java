@@ -56,6 +56,7 @@ final class MultiSet
     private UnsafeBuffer[] wrappers;
     private int wrappersUsed;
     private int count;
+    private final ShardOrder shardOrder = new ShardOrder();
 
     MultiSet()
     {
@@ -122,7 +123,7 @@ final class MultiSet
 
     private boolean write(final Shards store, final SetCondition condition, final ThreadContext c)
     {
-        final int shards = sortedShards();
+        final int shards = shardOrder.sort(shardOf, count, store.count(), order);
         final ChangeRecorder log = c.changes;
         int locked = 0;
         try
@@ -394,26 +395,6 @@ final class MultiSet
             return false;
         }
         return Bytes.equal(keyBuffers[a], keyOffsets[a], keyBuffers[b], keyOffsets[b], length);
-    }
-
-    /**
-     * Sorts the distinct shard indexes of the batch into {@link #order}, ascending: the order locks are taken in.
-     *
-     * @return how many shards.
-     */
-    private int sortedShards()
-    {
-        System.arraycopy(shardOf, 0, order, 0, count);
-        Arrays.sort(order, 0, count);
-        int n = 0;
-        for (int i = 0; i < count; i++)
-        {
-            if (i == 0 || order[i] != order[i - 1])
-            {
-                order[n++] = order[i];
-            }
-        }
-        return n;
     }
 
     private Shard shard(final Shards store, final int i)
