@@ -57,6 +57,11 @@ final class MultiSet
     private int wrappersUsed;
     private int count;
     private final ShardOrder shardOrder = new ShardOrder();
+    /**
+     * Per shard index, the batch's new keys and written bytes; sized to the store's shard count on first use.
+     */
+    private int[] newKeysOf = new int[0];
+    private long[] bytesOf = new long[0];
 
     MultiSet()
     {
@@ -148,33 +153,62 @@ final class MultiSet
                     return false;
                 }
             }
-            for (int j = 0; j < shards; j++)
-            {
-                final int s = order[j];
-                int newKeys = 0;
-                for (int i = 0; i < count; i++)
-                {
-                    if (shardOf[i] == s && !present[i])
-                    {
-                        newKeys++;
-                    }
-                }
-                if (newKeys > 0)
-                {
-                    store.at(s).ensureRoomLocked(newKeys);
-                }
-            }
+            makeRoom(store, shards);
             writeAndLink(store, shards, c, log);
-            for (int j = 0; j < shards; j++)
-            {
-                final int s = order[j];
-                store.at(s).maybeCompactLocked(batchBytes(s, false));
-            }
+            compact(store, shards);
             return true;
         }
         finally
         {
             BatchWrite.endBatchAndUnlock(store, log, order, stamps, locked);
+        }
+    }
+
+    /**
+     * Grows each shard's table for the batch's keys it does not hold.
+     */
+    private void makeRoom(final Shards store, final int shards)
+    {
+        final int[] newKeys = perShardKeys(store.count());
+        for (int j = 0; j < shards; j++)
+        {
+            newKeys[order[j]] = 0;
+        }
+        for (int i = 0; i < count; i++)
+        {
+            if (!present[i])
+            {
+                newKeys[shardOf[i]]++;
+            }
+        }
+        for (int j = 0; j < shards; j++)
+        {
+            final int s = order[j];
+            if (newKeys[s] > 0)
+            {
+                store.at(s).ensureRoomLocked(newKeys[s]);
+            }
+        }
+    }
+
+    /**
+     * Lets each shard compact for the bytes the batch wrote into it.
+     */
+    private void compact(final Shards store, final int shards)
+    {
+        final long[] bytes = perShardBytes(store.count());
+        for (int j = 0; j < shards; j++)
+        {
+            bytes[order[j]] = 0;
+        }
+        for (int i = 0; i < count; i++)
+        {
+            bytes[shardOf[i]] += EntryLayout.length(keyLengths[i], valueLengths[i], false);
+        }
+        for (int j = 0; j < shards; j++)
+        {
+            final int s = order[j];
+            store.at(s).maybeCompactLocked(bytes[s]);
         }
     }
 
@@ -192,7 +226,7 @@ final class MultiSet
             for (int j = 0; j < shards; j++)
             {
                 final int s = order[j];
-                final long bytes = batchBytes(s, true);
+                final long bytes = regularBytes(s);
                 if (bytes > 0)
                 {
                     store.at(s).reclaimForBatchLocked(bytes);
@@ -229,8 +263,16 @@ final class MultiSet
             for (; linked < count; linked++)
             {
                 final int i = linked;
-                shard(store, i).linkLocked(hashes[i], keyBuffers[i], keyOffsets[i], keyLengths[i], locations[i],
-                    false, c.entry);
+                if (present[i])
+                {
+                    shard(store, i).linkLocked(hashes[i], keyBuffers[i], keyOffsets[i], keyLengths[i], locations[i],
+                        false, c.entry);
+                }
+                else
+                {
+                    // Found absent under the lock held since: no second lookup (ShardStorage.linkNewLocked).
+                    shard(store, i).linkNewLocked(hashes[i], locations[i], false);
+                }
             }
         }
         catch (final Throwable ex)
@@ -289,10 +331,10 @@ final class MultiSet
     }
 
     /**
-     * The bytes of the batch's entries in shard {@code s}; only of those short enough for a regular segment when
-     * {@code regularOnly} (compaction in place cannot place the others).
+     * The bytes of the batch's entries in shard {@code s} short enough for a regular segment (compaction in place
+     * cannot place the others).
      */
-    private long batchBytes(final int s, final boolean regularOnly)
+    private long regularBytes(final int s)
     {
         long bytes = 0;
         for (int i = 0; i < count; i++)
@@ -300,7 +342,7 @@ final class MultiSet
             if (shardOf[i] == s)
             {
                 final long length = EntryLayout.length(keyLengths[i], valueLengths[i], false);
-                if (!regularOnly || length <= Arena.LARGE_ENTRY_BYTES)
+                if (length <= Arena.LARGE_ENTRY_BYTES)
                 {
                     bytes += length;
                 }
@@ -445,6 +487,24 @@ final class MultiSet
             allocate(Math.max(pairs, 2 * keyBuffers.length));
         }
         wrappersUsed = 0;
+    }
+
+    private int[] perShardKeys(final int shards)
+    {
+        if (newKeysOf.length < shards)
+        {
+            newKeysOf = new int[shards];
+        }
+        return newKeysOf;
+    }
+
+    private long[] perShardBytes(final int shards)
+    {
+        if (bytesOf.length < shards)
+        {
+            bytesOf = new long[shards];
+        }
+        return bytesOf;
     }
 
     private static int tableSize(final int pairs)

@@ -186,6 +186,21 @@ abstract class ShardStorage extends ShardTable
         arena.unpin(Arena.segmentIdOf(location));
     }
 
+    /**
+     * Links an entry written by {@link #prepareLocked} for a key the caller found absent ({@link #containsLocked})
+     * under the write lock it has held since, without looking the key up again, and unpins its segment. Nothing in
+     * between may have added the key: the keys of a batch are distinct, and making room, compacting and evicting
+     * only move or remove entries.
+     *
+     * @param hasExpiry whether the new entry carries an expiry time.
+     */
+    public void linkNewLocked(final long hash, final long location, final boolean hasExpiry)
+    {
+        final int segmentId = Arena.segmentIdOf(location);
+        link(ABSENT, IndexLayout.slot(IndexLayout.tag(hash), segmentId, Arena.offsetOf(location)), null, hasExpiry);
+        arena.unpin(segmentId);
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // The net effects of an atomic batch, once every entry it needed is prepared: nothing here is refused. The batch
     // judged each key's expiry at its own instant, so these find a key's entry whether or not it has expired since,
