@@ -297,7 +297,8 @@ final class MultiSet
             {
                 final int i = prepared;
                 final long location = shard(store, i).prepareLocked(
-                    keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i], valueLengths[i]);
+                    keyBuffers[i], keyOffsets[i], keyLengths[i], valueBuffers[i], valueOffsets[i], valueLengths[i],
+                    false, 0);
                 if (location == Arena.NO_SPACE)
                 {
                     break;

@@ -31,9 +31,9 @@ import java.util.List;
  * <p>
  * {@link Shard} extends this class (through {@link ShardStorage} and {@link ShardReads}) rather than holding it in
  * a field, so that an optimistic read reaches the table and the arena from the shard itself, without one more
- * dependent load.
+ * dependent load. It is public for the reason {@link ShardStorage} is: no bridge methods for its public ones.
  */
-abstract class ShardTable extends ShardCountersPadding
+public abstract class ShardTable extends ShardCountersPadding
 {
     /**
      * Lookup result: the key is not in the table.
