@@ -140,11 +140,6 @@ final class MappedFileLayer implements FileLayer
         Files.deleteIfExists(path);
     }
 
-    static void writeZeros(final FileChannel channel, final long length) throws IOException
-    {
-        writeZeros(channel, 0, length);
-    }
-
     /**
      * Writes zeros over {@code [from, to)} in pieces of 64 KiB: a file written in larger pieces gets large page-cache
      * folios on Linux, and a sync of a few bytes in one then counts the whole folio as written; pieces of a page

@@ -97,33 +97,7 @@ public final class ChangeRecorder
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength, final long expireAtMillis)
     {
-        set(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, value, 0, 0, expireAtMillis);
-    }
-
-    /**
-     * Records the value a key is about to have, in two parts with {@code gap} zero bytes between them
-     * ({@link LogWriter#appendSet(DirectBuffer, int, int, DirectBuffer, int, int, int, DirectBuffer, int, int,
-     * DirectBuffer, int, int, long)}).
-     *
-     * @param key            the key's bytes.
-     * @param keyOffset      where they start.
-     * @param keyLength      how many.
-     * @param value1         the value's first part.
-     * @param offset1        where it starts.
-     * @param length1        its length.
-     * @param gap            zero bytes after it.
-     * @param value2         the value's last part.
-     * @param offset2        where it starts.
-     * @param length2        its length.
-     * @param expireAtMillis the absolute expiry time, {@link LogLayout#NO_EXPIRY} for none.
-     */
-    public void set(
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value1, final int offset1, final int length1, final int gap,
-        final DirectBuffer value2, final int offset2, final int length2, final long expireAtMillis)
-    {
-        set(key, keyOffset, keyLength, value1, offset1, length1, gap, value2, offset2, length2, value2, 0, 0,
-            expireAtMillis);
+        set(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, value, 0, 0, value, 0, 0, expireAtMillis);
     }
 
     /**

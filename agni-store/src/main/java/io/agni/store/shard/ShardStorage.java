@@ -589,8 +589,9 @@ public abstract class ShardStorage extends ShardTable
             }
             else
             {
-                log.set(key, keyOffset, keyLength, value1, offset1, length1, gap,
-                    value2 == null ? value1 : value2, offset2, length2, at);
+                final DirectBuffer second = value2 == null ? value1 : value2;
+                log.set(key, keyOffset, keyLength, value1, offset1, length1, gap, second, offset2, length2, second, 0,
+                    0, at);
             }
         }
     }

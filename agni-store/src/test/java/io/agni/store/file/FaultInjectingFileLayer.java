@@ -284,7 +284,7 @@ public final class FaultInjectingFileLayer implements FileLayer
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE))
             {
-                MappedFileLayer.writeZeros(channel, Math.max(0, room));
+                MappedFileLayer.writeZeros(channel, 0, Math.max(0, room));
             }
             take(path, Math.max(0, room));
             throw new IOException("No space left on device");
@@ -292,7 +292,7 @@ public final class FaultInjectingFileLayer implements FileLayer
         take(path, allocated);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))
         {
-            MappedFileLayer.writeZeros(channel, allocated);
+            MappedFileLayer.writeZeros(channel, 0, allocated);
             channel.force(true);
         }
         try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(path.toFile(), "rw"))
